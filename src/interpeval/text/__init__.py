@@ -1,0 +1,1 @@
+"""Text utilities shared by every benchmark: sentence splitting, word tokenisation, alignment."""
