@@ -1,0 +1,24 @@
+"""The `interpeval` command line. Each area mounts its own typer sub-app; errors are one clear line."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from interpeval.cli import runs
+from interpeval.errors import InterpevalError
+
+app = typer.Typer(help="Measure what NLP models can do and how interpretable their predictions are.",
+                  no_args_is_help=True, pretty_exceptions_enable=False)
+app.add_typer(runs.app, name="runs")
+
+
+def main() -> None:
+    """Entry point: expected failures become one line on stderr and exit code 2 (usage errors stay click's)."""
+    try:
+        app()
+    except (InterpevalError, ValueError, KeyError, FileNotFoundError) as err:
+        message = err.args[0] if isinstance(err, KeyError) and err.args else err
+        print(f"interpeval: error: {message}", file=sys.stderr)
+        sys.exit(2)

@@ -1,0 +1,6 @@
+"""Reports: tables that carry their provenance, and HTML pages that embed tables and figures."""
+
+from interpeval.report.page import Figure, write_report
+from interpeval.report.table import Table
+
+__all__ = ["Figure", "Table", "write_report"]

@@ -1,0 +1,280 @@
+"""SQLite results store.
+
+A run is identified by the hash of (benchmark, config, model, data fingerprint): re-running the same command finds
+the same run and skips the instances already recorded, so a run killed at any moment resumes where it stopped.
+Every ``record`` is one transaction (output and its metrics together), so a kill never leaves half an instance.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import interpeval
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    benchmark TEXT NOT NULL,
+    config_json TEXT NOT NULL,
+    config_hash TEXT NOT NULL UNIQUE,
+    model TEXT NOT NULL,
+    data_fingerprint TEXT NOT NULL,
+    code_version TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    finished_at REAL,
+    elapsed_s REAL NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS instances (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    instance_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    output_json TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (run_id, instance_id)
+);
+CREATE TABLE IF NOT EXISTS metrics (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    instance_id TEXT NOT NULL,
+    grp TEXT NOT NULL,
+    name TEXT NOT NULL,
+    value REAL,
+    PRIMARY KEY (run_id, instance_id, grp, name)
+);
+"""
+
+
+def default_store_path() -> Path:
+    """``$INTERPEVAL_STORE`` or ``<user data dir>/interpeval/results.sqlite``."""
+    env = os.environ.get("INTERPEVAL_STORE")
+    if env:
+        return Path(env)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("interpeval")) / "results.sqlite"
+
+
+def _code_version() -> str:
+    root = Path(__file__).resolve().parents[3]
+    try:
+        sha = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        sha = ""
+    return f"{interpeval.__version__}+{sha}" if sha else interpeval.__version__
+
+
+def config_hash(benchmark: str, config: dict[str, Any], model: str, data_fingerprint: str) -> str:
+    payload = json.dumps([benchmark, config, model, data_fingerprint], sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()[:16]
+
+
+def fingerprint_files(*paths: str | os.PathLike[str]) -> str:
+    """A content hash of data files, so a run over changed data is a new run."""
+    digest = hashlib.sha256()
+    for path in sorted(str(p) for p in paths):
+        digest.update(Path(path).name.encode())
+        with open(path, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class RunInfo:
+    id: int
+    benchmark: str
+    config: dict[str, Any]
+    config_hash: str
+    model: str
+    data_fingerprint: str
+    code_version: str
+    status: str
+    created_at: float
+    finished_at: float | None
+    elapsed_s: float
+    n_instances: int
+
+
+class Store:
+    """A results database; ``path=None`` uses :func:`default_store_path`."""
+
+    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+        self.path = Path(path) if path is not None else default_store_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(self.path, timeout=60, isolation_level=None, check_same_thread=False)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        self._conn.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self._conn
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    def run(self, benchmark: str, config: dict[str, Any], model: str = "", data_fingerprint: str = "") -> Run:
+        """Get or create the run for this exact (benchmark, config, model, data)."""
+        key = config_hash(benchmark, config, model, data_fingerprint)
+        with self.transaction() as conn:
+            row = conn.execute("SELECT id FROM runs WHERE config_hash = ?", (key,)).fetchone()
+            if row is None:
+                cursor = conn.execute(
+                    "INSERT INTO runs (benchmark, config_json, config_hash, model, data_fingerprint, code_version,"
+                    " status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'running', ?)",
+                    (benchmark, json.dumps(config, sort_keys=True, default=str), key, model, data_fingerprint,
+                     _code_version(), time.time()))
+                run_id = int(cursor.lastrowid)
+            else:
+                run_id = int(row[0])
+                conn.execute("UPDATE runs SET status = 'running' WHERE id = ? AND status != 'finished'", (run_id,))
+        return Run(self, run_id)
+
+    def runs(self, benchmark: str | None = None) -> list[RunInfo]:
+        query = ("SELECT r.id, r.benchmark, r.config_json, r.config_hash, r.model, r.data_fingerprint, r.code_version,"
+                 " r.status, r.created_at, r.finished_at, r.elapsed_s,"
+                 " (SELECT COUNT(*) FROM instances i WHERE i.run_id = r.id) FROM runs r")
+        args: tuple[Any, ...] = ()
+        if benchmark is not None:
+            query += " WHERE r.benchmark = ?"
+            args = (benchmark,)
+        rows = self._conn.execute(query + " ORDER BY r.id", args).fetchall()
+        return [RunInfo(r[0], r[1], json.loads(r[2]), *r[3:]) for r in rows]
+
+    def get_run(self, run_id: int) -> RunInfo:
+        for info in self.runs():
+            if info.id == run_id:
+                return info
+        raise KeyError(f"no run with id {run_id} in {self.path}; `interpeval runs list` shows the ids")
+
+    def instances(self, run_id: int) -> list[dict[str, Any]]:
+        rows = self._conn.execute(
+            "SELECT instance_id, output_json FROM instances WHERE run_id = ? ORDER BY seq", (run_id,)).fetchall()
+        return [{"instance_id": iid, **json.loads(output)} for iid, output in rows]
+
+    def metrics(self, run_id: int) -> list[dict[str, Any]]:
+        rows = self._conn.execute(
+            "SELECT instance_id, grp, name, value FROM metrics WHERE run_id = ? ORDER BY instance_id, grp, name",
+            (run_id,)).fetchall()
+        return [{"instance_id": iid, "group": grp, "name": name, "value": value} for iid, grp, name, value in rows]
+
+    def export(self, run_id: int, path: str | os.PathLike[str], table: str = "metrics") -> Path:
+        """Write a run's ``metrics`` or ``instances`` as CSV, JSON or Parquet (chosen by the file suffix)."""
+        import pandas as pd
+
+        path = Path(path)
+        if table not in ("metrics", "instances"):
+            raise ValueError(f"table must be 'metrics' or 'instances', got {table!r}")
+        records = self.metrics(run_id) if table == "metrics" else self.instances(run_id)
+        frame = pd.DataFrame.from_records(records)
+        if table == "instances" and len(frame):
+            frame = frame.assign(**{c: frame[c].map(_json_cell) for c in frame.columns if c != "instance_id"})
+        suffix = path.suffix.lower()
+        if suffix == ".csv":
+            frame.to_csv(path, index=False)
+        elif suffix == ".json":
+            path.write_text(json.dumps(records, indent=1, default=str))
+        elif suffix == ".parquet":
+            frame.to_parquet(path, index=False)
+        else:
+            raise ValueError(f"{path}: unknown export format {suffix!r}; use .csv, .json or .parquet")
+        return path
+
+
+def _json_cell(value: Any) -> Any:
+    return json.dumps(value, default=str) if isinstance(value, (dict, list)) else value
+
+
+class Run:
+    """One run in a store: record instances one transaction at a time; ``done_ids`` drives resumption."""
+
+    def __init__(self, store: Store, run_id: int) -> None:
+        self.store = store
+        self.id = run_id
+        self._started = time.perf_counter()
+
+    @property
+    def info(self) -> RunInfo:
+        return self.store.get_run(self.id)
+
+    def done_ids(self) -> set[str]:
+        rows = self.store._conn.execute("SELECT instance_id FROM instances WHERE run_id = ?", (self.id,))
+        return {row[0] for row in rows}
+
+    def record(self, instance_id: str, output: dict[str, Any], metrics: dict[str, float] | None = None,
+               group: str = "") -> None:
+        """Store one instance's output and metrics atomically; recording an id twice is an error."""
+        payload = json.dumps(output, default=_to_jsonable)
+        with self.store.transaction() as conn:
+            seq = conn.execute("SELECT COALESCE(MAX(seq), -1) + 1 FROM instances WHERE run_id = ?",
+                               (self.id,)).fetchone()[0]
+            try:
+                conn.execute("INSERT INTO instances (run_id, instance_id, seq, output_json, created_at)"
+                             " VALUES (?, ?, ?, ?, ?)", (self.id, str(instance_id), seq, payload, time.time()))
+            except sqlite3.IntegrityError:
+                raise ValueError(f"instance {instance_id!r} is already recorded in run {self.id}") from None
+            if metrics:
+                conn.executemany("INSERT OR REPLACE INTO metrics VALUES (?, ?, ?, ?, ?)",
+                                 [(self.id, str(instance_id), group, k, _float(v)) for k, v in metrics.items()])
+
+    def add_metrics(self, values: dict[str, float], group: str = "") -> None:
+        """Run-level (aggregate) metric values; re-adding replaces them."""
+        with self.store.transaction() as conn:
+            conn.executemany("INSERT OR REPLACE INTO metrics VALUES (?, '', ?, ?, ?)",
+                             [(self.id, group, k, _float(v)) for k, v in values.items()])
+
+    def metrics(self, group: str | None = None) -> dict[str, float]:
+        """Run-level metric values (of one group, or all as ``group/name``)."""
+        out = {}
+        for row in self.store.metrics(self.id):
+            if row["instance_id"] == "" and (group is None or row["group"] == group):
+                key = row["name"] if group is not None or not row["group"] else f"{row['group']}/{row['name']}"
+                out[key] = row["value"]
+        return out
+
+    def finish(self) -> None:
+        elapsed = time.perf_counter() - self._started
+        with self.store.transaction() as conn:
+            conn.execute("UPDATE runs SET status = 'finished', finished_at = ?, elapsed_s = elapsed_s + ?"
+                         " WHERE id = ?", (time.time(), elapsed, self.id))
+
+
+def _float(value: Any) -> float | None:
+    value = float(value)
+    return None if value != value else value  # NaN is stored as NULL
+
+
+def _to_jsonable(value: Any) -> Any:
+    import numpy as np
+
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if hasattr(value, "to_dict"):
+        return value.to_dict()
+    raise TypeError(f"cannot store a {type(value).__name__} as JSON")
