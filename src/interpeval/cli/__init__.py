@@ -6,11 +6,15 @@ import sys
 
 import typer
 
-from interpeval.cli import runs
+from interpeval.cli import expmrc, models, quackie, runs, train
 from interpeval.errors import InterpevalError
 
 app = typer.Typer(help="Measure what NLP models can do and how interpretable their predictions are.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
+app.add_typer(models.app, name="models")
+app.add_typer(train.app, name="train")
+app.add_typer(expmrc.app, name="expmrc")
+app.add_typer(quackie.app, name="quackie")
 app.add_typer(runs.app, name="runs")
 
 

@@ -6,12 +6,18 @@ or from embeddings, and they find the embedding layer through :meth:`Model.embed
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import torch
+from transformers import BatchEncoding
 
 KINDS = ("masked-lm", "sequence-classification", "regression", "extractive-qa", "multiple-choice", "encoder")
+
+#: the keys of an ``inputs`` dict that reach the HF forward pass; anything else (offsets) is ignored.
+MODEL_INPUTS = ("input_ids", "inputs_embeds", "attention_mask", "token_type_ids")
 
 
 @dataclass(frozen=True)
@@ -23,14 +29,41 @@ class Target:
       - ``masked_token_prob`` (masked-lm; ``token_ids`` = gold id per [MASK] position, ``None`` = predicted;
         the probabilities of all mask positions are summed);
       - ``p_answer`` (extractive-qa: P(answer in context) exactly as QUACKIE, REFERENCE §1.5),
-        ``span_start`` / ``span_end`` (extractive-qa; ``index`` = token position, ``None`` = argmax);
+        ``span_start`` / ``span_end`` (extractive-qa; ``index`` = token position, ``None`` = argmax),
+        ``evidence_start`` / ``evidence_end`` (extractive-qa with an evidence head, same indexing);
       - ``choice_prob`` (multiple-choice; ``index`` = choice).
+
+    ``index=None`` is resolved on the inputs being scored; explainers that interpolate inputs should resolve the
+    predicted index on the original input first and pass it explicitly.
     """
 
     name: str
     index: int | None = None
     token_ids: tuple[int, ...] | None = None
     params: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+
+@dataclass
+class HiddenStates:
+    """Per-layer hidden states of a batch (layer 0 = embeddings output), on CPU.
+
+    ``layers[k]`` is ``Tensor[N, L, H]``; ``attention_mask`` is ``Tensor[N, L]``; ``attentions[k]`` (layers 1..n,
+    when requested) is ``Tensor[N, heads, L, L]``; ``encoding`` is the tokenizer output (offsets, word ids).
+    """
+
+    layers: dict[int, torch.Tensor]
+    attention_mask: torch.Tensor
+    encoding: BatchEncoding
+    attentions: dict[int, torch.Tensor] | None = None
+
+
+def _as_list(texts: str | Sequence[Any], what: str) -> list[Any]:
+    if isinstance(texts, str):
+        return [texts]
+    out = list(texts)
+    if not out:
+        raise ValueError(f"{what} is empty")
+    return out
 
 
 class Model:
@@ -53,6 +86,8 @@ class Model:
 
     kind: str = "encoder"
     targets: tuple[str, ...] = ()
+    #: tokenizer truncation strategy; QA truncates only the context.
+    truncation: str | bool = True
 
     def __init__(self, hf: Any, tokenizer: Any, name: str, device: str | torch.device = "cpu",
                  batch_size: int = 32, max_length: int = 512) -> None:
@@ -65,3 +100,116 @@ class Model:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, kind={self.kind!r}, device={str(self.device)!r})"
+
+    # ----------------------------------------------------------------------------------------------- inputs
+    def tokenize(self, texts: str | Sequence[str], pairs: Sequence[str] | None = None) -> BatchEncoding:
+        """Tokenize a batch (padded, truncated) onto ``device``; offsets are kept as a list, not a tensor."""
+        texts = _as_list(texts, "texts")
+        if pairs is not None:
+            pairs = _as_list(pairs, "pairs")
+            if len(pairs) != len(texts):
+                raise ValueError(f"pairs has {len(pairs)} items but texts has {len(texts)}")
+        enc = self.tokenizer(texts, pairs, padding=True, truncation=self.truncation, max_length=self.max_length,
+                             return_offsets_mapping=True, return_tensors="pt")
+        offsets = enc.pop("offset_mapping").tolist()
+        enc = enc.to(self.device)
+        enc["offset_mapping"] = [[tuple(o) for o in row] for row in offsets]
+        return enc
+
+    def embedding_layer(self) -> torch.nn.Module:
+        """The embeddings block (word + position + type + LayerNorm) that layer attributions hook."""
+        embeddings = getattr(self.hf.base_model, "embeddings", None)
+        return embeddings if embeddings is not None else self.hf.get_input_embeddings()
+
+    def forward(self, inputs: dict[str, Any], **kwargs: Any) -> Any:
+        """One HF forward pass on the model inputs in ``inputs`` (other keys such as offsets are ignored)."""
+        model_inputs = {k: inputs[k] for k in MODEL_INPUTS if inputs.get(k) is not None}
+        if "input_ids" in model_inputs and "inputs_embeds" in model_inputs:
+            # ids may ride along with embeddings so targets can find [MASK]/[SEP] positions; the embeddings win.
+            model_inputs.pop("input_ids")
+        if "input_ids" not in model_inputs and "inputs_embeds" not in model_inputs:
+            raise ValueError("inputs needs 'input_ids' or 'inputs_embeds'")
+        return self.hf(**model_inputs, **kwargs)
+
+    # ----------------------------------------------------------------------------------------------- scoring
+    def check_target(self, target: Target) -> None:
+        """Raise a clear error when ``target`` is not one this kind can score."""
+        if target.name not in self.targets:
+            supported = ", ".join(self.targets) or "none (use hidden_states)"
+            raise ValueError(f"target {target.name!r} is not supported by a {self.kind} model; supported: {supported}")
+
+    def default_target(self) -> Target:
+        """The target scored when none is given: this kind's first, for the predicted index."""
+        if not self.targets:
+            raise ValueError(f"a {self.kind} model has no targets; use hidden_states()")
+        return Target(self.targets[0])
+
+    def score(self, inputs: dict[str, Any], target: Target) -> torch.Tensor:
+        """Differentiable ``Tensor[batch]`` of ``target`` for one forward pass on ``inputs``."""
+        self.check_target(target)
+        return self._score(self.forward(inputs), inputs, target).float()
+
+    def _score(self, output: Any, inputs: dict[str, Any], target: Target) -> torch.Tensor:
+        raise NotImplementedError
+
+    def score_texts(self, texts: str | Sequence[str], pairs: Sequence[Any] | None = None,
+                    target: Target | None = None) -> np.ndarray:
+        """``target`` for every text, in batches of ``batch_size``, without gradients."""
+        texts = _as_list(texts, "texts")
+        target = target or self.default_target()
+        self.check_target(target)
+        scores = [self._score(out, enc, target).float().cpu().numpy() for enc, out in self._batches(texts, pairs)]
+        return np.concatenate(scores)
+
+    def predict(self, texts: str | Sequence[str], pairs: Sequence[Any] | None = None) -> Any:
+        """Kind-specific predictions; see the subclass."""
+        raise NotImplementedError
+
+    def _batches(self, texts: list[Any], pairs: Sequence[Any] | None):
+        """Yield ``(encoding, forward output)`` per batch of ``batch_size``, without gradients."""
+        with torch.no_grad():
+            for start in range(0, len(texts), self.batch_size):
+                chunk_pairs = None if pairs is None else pairs[start:start + self.batch_size]
+                enc = self.tokenize(texts[start:start + self.batch_size], chunk_pairs)
+                yield enc, self.forward(enc)
+
+    # ----------------------------------------------------------------------------------------------- internals
+    def hidden_states(self, texts: str | Sequence[str], pairs: Sequence[str] | None = None,
+                      layers: Sequence[int] | None = None, attentions: bool = False) -> HiddenStates:
+        """Hidden states of every (or the listed) layer for a batch, padded to its longest text, on CPU.
+
+        Layer 0 is the embeddings output, layer k the output of transformer block k. Attentions need the eager
+        attention implementation, which is switched on for this call only.
+        """
+        texts = _as_list(texts, "texts")
+        enc = self.tokenize(texts, pairs)
+        n_layers = self.hf.config.num_hidden_layers
+        wanted = list(range(n_layers + 1)) if layers is None else [int(k) for k in layers]
+        bad = [k for k in wanted if not -(n_layers + 1) <= k <= n_layers]
+        if bad:
+            raise ValueError(f"layers {bad} out of range: this model has layers 0..{n_layers}")
+        wanted = [k % (n_layers + 1) for k in wanted]
+        states: dict[int, list[torch.Tensor]] = {k: [] for k in wanted}
+        atts: dict[int, list[torch.Tensor]] = {k: [] for k in wanted if k > 0}
+        previous = self.hf.config._attn_implementation
+        if attentions and previous != "eager":
+            self.hf.set_attn_implementation("eager")
+        try:
+            with torch.no_grad():
+                for start in range(0, len(texts), self.batch_size):
+                    part = {k: v[start:start + self.batch_size] for k, v in enc.items()
+                            if k in MODEL_INPUTS and isinstance(v, torch.Tensor)}
+                    out = self.forward(part, output_hidden_states=True, output_attentions=attentions)
+                    for k in wanted:
+                        states[k].append(out.hidden_states[k].float().cpu())
+                        if attentions and k > 0:
+                            atts[k].append(out.attentions[k - 1].float().cpu())
+        finally:
+            if attentions and previous != "eager":
+                self.hf.set_attn_implementation(previous)
+        return HiddenStates(
+            layers={k: torch.cat(v) for k, v in states.items()},
+            attention_mask=enc["attention_mask"].cpu(),
+            encoding=enc,
+            attentions={k: torch.cat(v) for k, v in atts.items()} if attentions else None,
+        )

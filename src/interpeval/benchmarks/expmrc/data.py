@@ -1,0 +1,199 @@
+"""ExpMRC files: the four dev sets (span and multiple-choice formats) and prediction files, with validation.
+
+The official scorer crashes with a bare ``KeyError`` on a malformed record; here every problem is a
+:class:`~interpeval.errors.DataError` naming the file and the question id (REFERENCE §2.2).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from interpeval.errors import DataError
+
+SUBSETS = ("squad", "cmrc2018", "race", "c3")
+LANGUAGE = {"squad": "en", "cmrc2018": "zh", "race": "en", "c3": "zh"}
+CHOICE_LABELS = "ABCDEFGH"
+
+
+@dataclass(frozen=True)
+class Question:
+    """One ExpMRC question in either format.
+
+    ``qid`` is the prediction key: the question id (span) or ``f"{article_id}-{j}"`` (multiple choice).
+    ``answers`` are the reference answer texts (span) or the one gold label such as ``"C"`` (multiple choice);
+    ``evidences`` the reference evidence strings, ``None`` where a multiple-choice file has no evidences.
+    """
+
+    qid: str
+    question: str
+    context: str
+    answers: tuple[str, ...]
+    evidences: tuple[str, ...] | None
+    answer_starts: tuple[int, ...] = ()
+    options: tuple[str, ...] = ()
+    article_id: str = ""
+
+    @property
+    def gold_option(self) -> str:
+        """The text of the gold option (multiple choice)."""
+        return self.options[CHOICE_LABELS.index(self.answers[0])]
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """A loaded ExpMRC file: ``kind`` is ``"span"`` or ``"choice"``, ``subset`` one of :data:`SUBSETS`."""
+
+    path: str
+    version: str
+    kind: str
+    subset: str
+    questions: tuple[Question, ...]
+
+    @property
+    def language(self) -> str:
+        return LANGUAGE[self.subset]
+
+    def __len__(self) -> int:
+        return len(self.questions)
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One entry of a prediction file; values are kept as written (the scorer applies ``str()`` where the original does)."""
+
+    answer: Any
+    evidence: Any
+
+
+def subset_of(version: str) -> tuple[str, str]:
+    """``(kind, subset)`` from a file's ``version``, dispatched as the original (substring tests, in its order)."""
+    for subset in SUBSETS:
+        if subset in version:
+            return ("span" if subset in ("squad", "cmrc2018") else "choice"), subset
+    raise ValueError(f"Unsupported version: {version}")
+
+
+def dev_path(subset: str) -> Path:
+    """The vendored dev set of ``subset`` (``squad``, ``cmrc2018``, ``race`` or ``c3``)."""
+    if subset not in SUBSETS:
+        raise ValueError(f"unknown ExpMRC subset {subset!r}; one of {', '.join(SUBSETS)}")
+    return Path(str(resources.files("interpeval") / "data" / "expmrc" / subset / f"expmrc-{subset}-dev.json"))
+
+
+def sample_submission_path(subset: str) -> Path:
+    """The vendored official sample submission for ``subset``'s dev set."""
+    dev_path(subset)
+    return Path(str(resources.files("interpeval") / "data" / "expmrc" / "sample_submission" / f"{subset}.json"))
+
+
+def _read_json(path: str | Path) -> Any:
+    try:
+        with open(path, "rb") as handle:
+            return json.load(handle)
+    except json.JSONDecodeError as err:
+        raise DataError(path, f"line {err.lineno}", f"not valid JSON ({err.msg})") from None
+
+
+def _strings(value: Any, path: str | Path, where: str, field: str, allow_empty: bool = False) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise DataError(path, where, f"{field!r} must be a list of strings, got {type(value).__name__}")
+    if not value and not allow_empty:
+        raise DataError(path, where, f"{field!r} is empty")
+    return tuple(value)
+
+
+def _need(record: Any, keys: tuple[str, ...], path: str | Path, where: str) -> None:
+    if not isinstance(record, dict):
+        raise DataError(path, where, f"expected a JSON object, got {type(record).__name__}")
+    missing = [k for k in keys if k not in record]
+    if missing:
+        raise DataError(path, where, f"missing {', '.join(repr(k) for k in missing)}")
+
+
+def _span_questions(data: list[Any], path: str | Path) -> list[Question]:
+    questions = []
+    for i, article in enumerate(data):
+        _need(article, ("paragraphs",), path, f"data[{i}]")
+        for j, para in enumerate(article["paragraphs"]):
+            _need(para, ("context", "qas"), path, f"data[{i}].paragraphs[{j}]")
+            for k, qa in enumerate(para["qas"]):
+                where = f"question {qa.get('id', f'data[{i}].paragraphs[{j}].qas[{k}]')}" if isinstance(qa, dict) \
+                    else f"data[{i}].paragraphs[{j}].qas[{k}]"
+                _need(qa, ("id", "question", "answers", "evidences"), path, where)
+                answers = qa["answers"]
+                if not isinstance(answers, list) or not answers:
+                    raise DataError(path, where, "'answers' must be a non-empty list")
+                for a in answers:
+                    if not isinstance(a, dict) or not isinstance(a.get("text"), str):
+                        raise DataError(path, where, "each answer must be an object with a string 'text'")
+                questions.append(Question(
+                    qid=str(qa["id"]), question=str(qa["question"]), context=para["context"],
+                    answers=tuple(a["text"] for a in answers),
+                    answer_starts=tuple(int(a.get("answer_start", -1)) for a in answers),
+                    evidences=_strings(qa["evidences"], path, where, "evidences")))
+    return questions
+
+
+def _choice_questions(data: list[Any], path: str | Path) -> list[Question]:
+    questions = []
+    for i, article in enumerate(data):
+        where = f"article {article.get('id', f'data[{i}]')}" if isinstance(article, dict) else f"data[{i}]"
+        _need(article, ("id", "article", "questions", "options", "answers"), path, where)
+        n = len(article["questions"])
+        for key in ("options", "answers") + (("evidences",) if "evidences" in article else ()):
+            if not isinstance(article[key], list) or len(article[key]) != n:
+                raise DataError(path, where, f"{key!r} must be a list with one entry per question ({n})")
+        for j in range(n):
+            qid = f"{article['id']}-{j}"
+            options = _strings(article["options"][j], path, f"question {qid}", "options")
+            gold = article["answers"][j]
+            if not isinstance(gold, str) or gold not in CHOICE_LABELS[:len(options)]:
+                raise DataError(path, f"question {qid}",
+                                f"answer {gold!r} is not one of {', '.join(CHOICE_LABELS[:len(options)])}")
+            evidences = (_strings(article["evidences"][j], path, f"question {qid}", "evidences")
+                         if "evidences" in article else None)
+            questions.append(Question(qid=qid, question=str(article["questions"][j]), context=article["article"],
+                                      answers=(gold,), evidences=evidences, options=options,
+                                      article_id=str(article["id"])))
+    return questions
+
+
+def load_dataset(path: str | Path) -> Dataset:
+    """Read and validate an ExpMRC data file (any subset; dispatched on ``version`` as the official scorer)."""
+    raw = _read_json(path)
+    _need(raw, ("version", "data"), path, "top level")
+    if not isinstance(raw["data"], list):
+        raise DataError(path, "top level", "'data' must be a list")
+    try:
+        kind, subset = subset_of(str(raw["version"]))
+    except ValueError as err:
+        raise DataError(path, "version", str(err)) from None
+    questions = _span_questions(raw["data"], path) if kind == "span" else _choice_questions(raw["data"], path)
+    if not questions:
+        raise DataError(path, "data", "no questions")
+    return Dataset(str(path), str(raw["version"]), kind, subset, tuple(questions))
+
+
+def load_predictions(path: str | Path) -> dict[str, Prediction]:
+    """Read a prediction file ``{qid: {"answer": ..., "evidence": ...}}``."""
+    raw = _read_json(path)
+    if not isinstance(raw, dict):
+        raise DataError(path, "top level", "expected an object {question id: {answer, evidence}}")
+    out = {}
+    for qid, entry in raw.items():
+        _need(entry, ("answer", "evidence"), path, f"question {qid}")
+        out[qid] = Prediction(entry["answer"], entry["evidence"])
+    return out
+
+
+def write_predictions(path: str | Path, predictions: dict[str, Prediction]) -> Path:
+    """Write predictions in the official submission format (UTF-8, not ASCII-escaped)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {qid: {"answer": p.answer, "evidence": p.evidence} for qid, p in predictions.items()}
+    path.write_text(json.dumps(payload, ensure_ascii=False, indent=1), encoding="utf-8")
+    return path

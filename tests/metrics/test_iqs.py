@@ -1,0 +1,130 @@
+"""IQS (REFERENCE §6) against values derived from the paper's formulas."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interpeval.metrics import get
+from interpeval.metrics.iqs import (
+    iqs,
+    iqs_grid,
+    iqs_plausibility,
+    iqs_reproducibility,
+    iqs_simplicity,
+    sign_sets,
+    weight_grid,
+)
+
+
+def test_plausibility_mean_of_class_jaccards():
+    human = {"pos": {"great", "fun"}, "neg": {"boring"}}
+    method = {"pos": {"great"}, "neg": {"boring", "long"}}
+    # pos: 1/2, neg: 1/2
+    assert iqs_plausibility(human, method) == pytest.approx(0.5)
+
+
+def test_plausibility_both_empty_class_agrees():
+    assert iqs_plausibility({"pos": {"a"}, "neg": set()}, {"pos": {"a", "b"}, "neg": set()}) == pytest.approx(0.75)
+
+
+def test_regression_sign_sets():
+    sets = sign_sets(["a", "b", "c", "d"], [0.5, -0.2, 0.05, 0.0], threshold=0.1)
+    assert sets == {"positive": {"a"}, "negative": {"b"}}
+    human = {"positive": {"a", "c"}, "negative": {"b"}}
+    assert iqs_plausibility(human, sets) == pytest.approx((1 / 2 + 1) / 2)
+
+
+def test_simplicity_beta_and_log_guard():
+    assert iqs_simplicity(0) == 1.0
+    assert iqs_simplicity(10) == 1.0  # N - beta = 1: ln 1 = 0 -> 1, the guard's edge
+    assert iqs_simplicity(11) == pytest.approx(1 / (math.log(2) + 1))
+    assert iqs_simplicity(29) == pytest.approx(1 / (math.log(20) + 1))
+    assert iqs_simplicity(5, beta=3) == pytest.approx(1 / (math.log(2) + 1))
+
+
+def test_reproducibility_losses():
+    # log: -ln p(human label): -ln 1 = 0 -> 1 ; -ln 0.5 -> 1/(ln 2 + 1)
+    assert iqs_reproducibility([0, 1], [[1.0, 0.0], [0.5, 0.5]]) == pytest.approx((1 + 1 / (math.log(2) + 1)) / 2)
+    # mae on STS-B scores: |3 - 4| = 1 -> 1/2 ; |2 - 2| = 0 -> 1
+    assert iqs_reproducibility([3.0, 2.0], [4.0, 2.0], loss="mae") == pytest.approx(0.75)
+    # 0-1: one miss of two -> (1/2 + 1)/2
+    assert iqs_reproducibility([1, 0], [1, 1], loss="zero_one") == pytest.approx(0.75)
+
+
+def test_reproducibility_log_clips_zero_probability():
+    value = iqs_reproducibility([1], [[1.0, 0.0]])
+    assert 0.0 < value < 0.03  # -ln(eps) ≈ 36.04 -> 1/37.04
+
+
+def test_iqs_weighted_sum_and_validation():
+    assert iqs(0.3, 0.6, 0.9) == pytest.approx(0.6)
+    assert iqs(0.3, 0.6, 0.9, weights=(1.0, 0.0, 0.0)) == pytest.approx(0.3)
+    assert iqs(0.3, 0.6, 0.9, weights=(0.5, 0.25, 0.25)) == pytest.approx(0.15 + 0.15 + 0.225)
+    with pytest.raises(ValueError, match="weights: must sum to 1"):
+        iqs(0.3, 0.6, 0.9, weights=(0.5, 0.5, 0.5))
+    with pytest.raises(ValueError, match=r"weights\[0\]: must be in \[0, 1\]"):
+        iqs(0.3, 0.6, 0.9, weights=(1.5, -0.5, 0.0))
+    with pytest.raises(ValueError, match="weights: expected three weights"):
+        iqs(0.3, 0.6, 0.9, weights=(0.5, 0.5))
+    with pytest.raises(ValueError, match="plausibility: must be in"):
+        iqs(1.3, 0.6, 0.9)
+
+
+def test_weight_grid_has_66_triples():
+    grid = weight_grid()
+    assert len(grid) == 66 and len(set(grid)) == 66
+    assert all(abs(sum(w) - 1) < 1e-12 and min(w) >= 0 for w in grid)
+
+
+def test_grid_mean_and_std_closed_form():
+    # every a_i averages 1/3 over the grid -> mean = (p + s + r)/3
+    assert iqs_grid(0.2, 0.5, 0.8)["mean"] == pytest.approx(0.5)
+    # p = 1, s = r = 0: IQS = a1, which takes i/10 in 11 - i triples: E[a1] = 1/3, E[a1^2] = 11/60 -> var 13/180
+    out = iqs_grid(1.0, 0.0, 0.0)
+    assert out["n"] == 66
+    assert out["std"] == pytest.approx(math.sqrt(13 / 180))
+    assert iqs_grid(0.4, 0.4, 0.4)["std"] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="method: must be a mapping with the same classes"):
+        iqs_plausibility({"pos": {"a"}}, {"neg": {"a"}})
+    with pytest.raises(ValueError, match="human: expected a non-empty mapping"):
+        iqs_plausibility({}, {})
+    with pytest.raises(ValueError, match="n_chunks: must be an integer"):
+        iqs_simplicity(-1)
+    with pytest.raises(ValueError, match="y_model: expected shape"):
+        iqs_reproducibility([0, 1], [[0.5, 0.5]])
+    with pytest.raises(ValueError, match="y_human: labels must be class indices"):
+        iqs_reproducibility([2], [[0.5, 0.5]])
+    with pytest.raises(ValueError, match="y_human and y_model differ in length"):
+        iqs_reproducibility([1.0], [1.0, 2.0], loss="mae")
+    with pytest.raises(ValueError, match="loss: must be"):
+        iqs_reproducibility([1.0], [1.0], loss="mse")
+    with pytest.raises(ValueError, match="y_human: is empty"):
+        iqs_reproducibility([], [], loss="mae")
+    with pytest.raises(ValueError, match="words and scores differ in length"):
+        sign_sets(["a"], [0.1, 0.2])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0, 1), st.floats(0, 1), st.floats(0, 1), st.integers(0, 200))
+def test_ranges(p, s, r, n):
+    assert 0.0 <= iqs(p, s, r) <= 1.0 + 1e-12
+    assert 0.0 < iqs_simplicity(n) <= 1.0
+    g = iqs_grid(p, s, r, steps=4)
+    assert min(p, s, r) - 1e-12 <= g["mean"] <= max(p, s, r) + 1e-12
+
+
+def test_simplicity_decreases_with_chunks():
+    values = [iqs_simplicity(n) for n in range(0, 100)]
+    assert all(a >= b for a, b in zip(values[:-1], values[1:], strict=True))
+
+
+def test_registered():
+    for name in ("iqs", "iqs_plausibility", "iqs_simplicity", "iqs_reproducibility"):
+        assert get(name).info.family == "quality"

@@ -1,0 +1,140 @@
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from safetensors.torch import load_file
+from typer.testing import CliRunner
+
+from interpeval.errors import DataError, InterpevalError
+from interpeval.models import Target, load, tiny
+from interpeval.models.train import (
+    ChoiceExample,
+    MLMExample,
+    _answer_f1,
+    read_squad,
+    read_tsv,
+    train,
+)
+
+DATA = Path(__file__).parent / "data" / "sst2-dev-head.tsv"
+SQUAD = Path(__file__).parents[2] / "src" / "interpeval" / "data" / "squad" / "squadshifts-reddit.json"
+
+
+def _sst():
+    examples, names = read_tsv(DATA)
+    return examples, names
+
+
+def test_read_tsv_sst2_and_errors(tmp_path):
+    examples, names = _sst()
+    assert len(examples) == 60 and names == ["0", "1"]
+    assert examples[0].text.startswith("it 's a charming") and examples[0].label == 1 and examples[0].pair is None
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("sentence\tlabel\na fine film\t1\nbroken line\n")
+    with pytest.raises(DataError, match=r"bad.tsv:3: 1 fields"):
+        read_tsv(bad)
+    bad.write_text("text\tscore\nfine\thigh\n")
+    with pytest.raises(DataError, match=r"bad.tsv:2: score 'high' is not a number"):
+        read_tsv(bad, "regression")
+
+
+def test_overlay_round_trip_stores_only_top_layer_and_head(tmp_path):
+    examples, names = _sst()
+    result = train("sequence-classification", "tiny-encoder", examples, tmp_path / "a", max_steps=3, batch_size=8,
+                   train_layers=1, label_names=names, progress=False)
+    stored = load_file(str(tmp_path / "a" / "overlay.safetensors"))
+    assert stored and all(t.dtype == torch.float16 for t in stored.values())
+    assert all(k.startswith(("bert.encoder.layer.1.", "bert.pooler.", "classifier.")) for k in stored)
+    assert any(k.startswith("classifier.") for k in stored) and any(".layer.1." in k for k in stored)
+    meta = json.loads((tmp_path / "a" / "overlay.json").read_text())
+    assert meta["base"] == "tiny-encoder" and meta["train_layers"] == 1
+    loaded = load(tmp_path / "a", device="cpu")
+    texts = [e.text for e in examples[:6]]
+    before = result.model.score_texts(texts, target=Target("class_prob", index=1))
+    after = loaded.score_texts(texts, target=Target("class_prob", index=1))
+    assert np.allclose(before, after, atol=1e-3)  # fp16 storage
+    # the frozen part is the base, untouched; the trained part moved
+    base = tiny("sequence-classification")
+    assert torch.equal(loaded.hf.bert.encoder.layer[0].output.dense.weight, base.hf.bert.encoder.layer[0].output.dense.weight)
+    assert not torch.equal(loaded.hf.bert.encoder.layer[1].output.dense.weight,
+                           base.hf.bert.encoder.layer[1].output.dense.weight)
+    assert loaded.hf.config.id2label == {0: "0", 1: "1"}
+    card = json.loads((tmp_path / "a" / "card.json").read_text())
+    assert card["n_train"] == 54 and card["n_eval"] == 6 and 0 <= card["metrics"]["accuracy"] <= 1
+    assert (tmp_path / "a" / "MODEL_CARD.md").exists() and not (tmp_path / "a" / "checkpoint.pt").exists()
+
+
+def test_resume_reaches_the_same_weights(tmp_path):
+    examples, names = _sst()
+    kwargs = dict(max_steps=6, batch_size=8, train_layers=1, label_names=names, progress=False, lr=1e-3)
+    train("sequence-classification", "tiny-encoder", examples, tmp_path / "full", **kwargs)
+    part = train("sequence-classification", "tiny-encoder", examples, tmp_path / "resumed", steps_this_run=2,
+                 **kwargs)
+    assert not part.finished and part.steps == 2 and (tmp_path / "resumed" / "checkpoint.pt").exists()
+    done = train("sequence-classification", "tiny-encoder", examples, tmp_path / "resumed", **kwargs)
+    assert done.finished and done.steps == 6
+    full = load_file(str(tmp_path / "full" / "overlay.safetensors"))
+    resumed = load_file(str(tmp_path / "resumed" / "overlay.safetensors"))
+    assert full.keys() == resumed.keys() and all(torch.equal(full[k], resumed[k]) for k in full)
+    again = train("sequence-classification", "tiny-encoder", examples, tmp_path / "resumed", **kwargs)
+    assert again.metrics == done.metrics and again.model is None  # finished runs are not retrained
+    part = train("sequence-classification", "tiny-encoder", examples, tmp_path / "other", steps_this_run=1,
+                 **kwargs)
+    with pytest.raises(InterpevalError, match="different training run"):
+        train("sequence-classification", "tiny-encoder", examples, tmp_path / "other", **{**kwargs, "lr": 1e-4})
+
+
+def test_qa_with_evidence_mc_and_mlm_train_and_load(tmp_path):
+    qa = read_squad(SQUAD)[:24]
+    for e in qa:  # the answer's sentence region stands in as evidence: a real span of the context
+        e.evidence_start, e.evidence_text = e.answer_start, e.context[e.answer_start:e.answer_start + 40]
+    result = train("extractive-qa", "tiny-encoder", qa, tmp_path / "qa", max_steps=2, batch_size=8, train_layers=1,
+                   progress=False)
+    assert set(result.metrics) == {"answer_f1", "exact_match", "evidence_f1"}
+    assert any(k.startswith("evidence_head.") for k in load_file(str(tmp_path / "qa" / "overlay.safetensors")))
+    assert load(tmp_path / "qa", device="cpu").evidence_head is not None
+
+    mc = [ChoiceExample(e.context[:80], e.question, [e.answer_text, "none of these", "all"][: 2 + i % 2], 0)
+          for i, e in enumerate(qa)]
+    assert "accuracy" in train("multiple-choice", "tiny-encoder", mc, tmp_path / "mc", max_steps=2, batch_size=4,
+                               progress=False).metrics
+    mlm = [MLMExample(e.context[:200]) for e in qa]
+    result = train("masked-lm", "tiny-encoder", mlm, tmp_path / "mlm", max_steps=2, batch_size=8, progress=False)
+    assert "masked_accuracy" in result.metrics and (tmp_path / "mlm" / "model.safetensors").exists()
+    assert load(tmp_path / "mlm", device="cpu").kind == "masked-lm"
+
+
+def test_wrong_example_type_is_named():
+    with pytest.raises(ValueError, match=r"examples\[0\] is a MLMExample"):
+        train("extractive-qa", "tiny-encoder", [MLMExample("x")], "unused", progress=False)
+    with pytest.raises(ValueError, match="train_layers=5"):
+        train("masked-lm", "tiny-encoder", [MLMExample("a b")] * 4, "unused", train_layers=5, progress=False)
+
+
+def test_answer_f1_is_squad_official():
+    # gold "the Eiffel Tower" → [eiffel, tower]; pred "Eiffel tower in Paris" → [eiffel, tower, in, paris]:
+    # overlap 2, precision 2/4, recall 2/2 → F1 = 2·0.5·1/1.5 = 2/3
+    assert _answer_f1("the Eiffel Tower", "Eiffel tower in Paris") == pytest.approx(2 / 3)
+    assert _answer_f1("", "") == 1.0 and _answer_f1("", "x") == 0.0
+
+
+def test_cli_train_and_models(tmp_path):
+    import typer
+
+    from interpeval.cli import models as models_cli
+    from interpeval.cli import train as train_cli
+
+    app = typer.Typer()
+    app.add_typer(train_cli.app, name="train")
+    app.add_typer(models_cli.app, name="models")
+    runner = CliRunner()
+    out = tmp_path / "cls"
+    result = runner.invoke(app, ["train", "sequence-classification", "--base", "tiny-encoder", "--data", str(DATA),
+                                 "--out", str(out), "--train-layers", "1", "--max-steps", "2", "--batch-size", "8"])
+    assert result.exit_code == 0, result.output
+    assert "accuracy=" in result.output and (out / "overlay.json").exists()
+    assert "sequence-classification" in json.loads((out / "card.json").read_text())["command"]
+    listing = runner.invoke(app, ["models"], terminal_width=200)
+    assert listing.exit_code == 0 and "tiny-extractive-qa" in listing.output and "minilm" in listing.output
