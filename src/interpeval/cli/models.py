@@ -16,7 +16,9 @@ def models() -> None:
     from interpeval.models.zoo import available
 
     table = Table(title="interpeval model zoo")
-    for column in ("name", "kind", "present", "where", "description"):
+    for column in ("name", "kind", "present"):
+        table.add_column(column, no_wrap=True)
+    for column in ("where", "description"):
         table.add_column(column, overflow="fold")
     for entry in available():
         table.add_row(entry.name, entry.kind, "yes" if entry.present else "no", entry.where, entry.description)

@@ -88,7 +88,8 @@ def _parts(name: str, kind: str | None, num_labels: int | None) -> tuple[Any, An
 
 
 def _looks_local(name: str) -> bool:
-    return name.startswith((".", "/", "~")) or name.count("/") > 1 or os.sep + os.sep in name
+    """Paths, not hub ids (``org/name``), start with ``.``, ``/`` or ``~`` or have more than one ``/``."""
+    return name.startswith((".", "/", "~")) or name.count("/") > 1
 
 
 def _checkpoint(source: str, kind: str | None, num_labels: int | None) -> tuple[Any, Any, Any, str]:

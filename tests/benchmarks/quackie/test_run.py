@@ -175,3 +175,19 @@ def test_outputs_results_json_and_report(squad_file, tmp_path):
     assert {r["method"] for r in rows} == {"Random", "quackie_test_band_0_29_sum", "quackie_test_band_0_29_max"}
     html = paths["report"].read_text()
     assert "QUACKIE leaderboard" in html and "data:image/png;base64" in html and "Ground-truth verification" in html
+
+
+def test_cli_run_writes_the_outputs(squad_file, tmp_path):
+    from typer.testing import CliRunner
+
+    from interpeval.cli.quackie import app
+
+    out = tmp_path / "out"
+    res = CliRunner().invoke(app, ["run", "--dataset", str(squad_file), "--classifier", "Classification",
+                                   "--cls-model", "tiny-sequence-classification", "--method", "Random",
+                                   "--method", "quackie_test_band:lo=0,hi=29", "--limit", "2", "--no-check",
+                                   "--out", str(out), "--store", str(tmp_path / "s.sqlite")])
+    assert res.exit_code == 0, res.output
+    rows = json.loads((out / "results.json").read_text())
+    assert {r["method"] for r in rows} == {"Random", "quackie_test_band_0_29_sum", "quackie_test_band_0_29_max"}
+    assert (out / "report.html").is_file() and (out / "leaderboard.md").is_file()

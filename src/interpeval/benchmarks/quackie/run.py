@@ -21,7 +21,7 @@ import numpy as np
 from interpeval.benchmarks.quackie.baseline import random_sentence_scores
 from interpeval.benchmarks.quackie.build import Instance, build_instances
 from interpeval.benchmarks.quackie.data import DATASETS, dataset_path, load_squad
-from interpeval.benchmarks.quackie.verify import ground_truth_check, summarize_check
+from interpeval.benchmarks.quackie.verify import answerable_probability, ground_truth_check, summarize_check
 from interpeval.models.base import Target
 
 SPLIT_FILE = "quackie_split.json"
@@ -149,7 +149,7 @@ def select_true_positives(model: Any, target: Target, instances: Sequence[Instan
                 chunk.append(inst)
         counts["scanned"] += len(instances[start:start + step])
         if chunk:
-            p = model.score_texts([i.question for i in chunk], [i.context for i in chunk], target=target)
+            p = answerable_probability(model, target, [i.question for i in chunk], [i.context for i in chunk])
             for inst, prob in zip(chunk, p, strict=True):
                 if prob > 0.5:
                     kept.append(inst)

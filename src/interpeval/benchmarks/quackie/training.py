@@ -94,11 +94,13 @@ def evaluate_answerability(model: Any, target: Any, questions: Sequence[SquadQue
     """Accuracy, recall and precision of "answerable" (P > 0.5) on questions that fit ``model.max_length``."""
     import numpy as np
 
+    from interpeval.benchmarks.quackie.verify import answerable_probability
+
     fits = [q for q in questions
             if len(model.tokenizer(q.question, q.context)["input_ids"]) <= model.max_length]
     if not fits:
         return {"n": 0}
-    p = np.asarray(model.score_texts([q.question for q in fits], [q.context for q in fits], target=target))
+    p = answerable_probability(model, target, [q.question for q in fits], [q.context for q in fits])
     pred = p > 0.5
     gold = np.array([bool(q.answer_starts) for q in fits])
     tp = int((pred & gold).sum())

@@ -30,6 +30,15 @@ def ablated_contexts(instance: Instance) -> tuple[str, str]:
     return without, instance.sentences[g]
 
 
+def answerable_probability(model: Any, target: Any, questions: Sequence[str], contexts: Sequence[str]) -> np.ndarray:
+    """The classifier's P(answerable) per pair. ``p_answer`` is scored one pair at a time, as the original does,
+    because padding positions would enter its softmax; class probabilities are batched (padding is masked)."""
+    if target.name == "p_answer":
+        return np.concatenate([model.score_texts(q, [c], target=target) for q, c in zip(questions, contexts,
+                                                                                         strict=True)])
+    return np.asarray(model.score_texts(list(questions), list(contexts), target=target), dtype=float)
+
+
 def ground_truth_check(model: Any, target: Any, instances: Sequence[Instance]) -> list[dict[str, float]]:
     """Per instance: ``p_full``, ``p_without_gt``, ``p_only_gt`` (the explained target, e.g. P(answerable))."""
     if not instances:
@@ -39,7 +48,7 @@ def ground_truth_check(model: Any, target: Any, instances: Sequence[Instance]) -
         without, only = ablated_contexts(inst)
         questions += [inst.question] * 3
         contexts += [inst.context, without, only]
-    p = np.asarray(model.score_texts(questions, contexts, target=target), dtype=float).reshape(-1, 3)
+    p = answerable_probability(model, target, questions, contexts).reshape(-1, 3)
     return [{"p_full": float(a), "p_without_gt": float(b), "p_only_gt": float(c)} for a, b, c in p]
 
 
