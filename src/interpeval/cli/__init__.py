@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from interpeval.cli import attribute, expmrc, models, quackie, runs, train
+from interpeval.cli import attribute, explain, expmrc, models, quackie, runs, train
 from interpeval.errors import InterpevalError
 
 app = typer.Typer(help="Measure what NLP models can do and how interpretable their predictions are.",
@@ -17,6 +17,7 @@ app.add_typer(expmrc.app, name="expmrc")
 app.add_typer(quackie.app, name="quackie")
 app.add_typer(runs.app, name="runs")
 app.command("attribute")(attribute.attribute)
+app.command("explain")(explain.explain)
 
 
 def main() -> None:

@@ -41,7 +41,8 @@ def baselines(
         out: Path = typer.Option(Path("expmrc-results"), help="Folder for table3.{md,html,json} and predictions."),
         subsets: str = typer.Option(",".join(SUBSETS), help="Comma-separated subsets."),
         data_dir: Path = typer.Option(None, help="Folder with <subset>/expmrc-<subset>-dev.json (default: vendored)."),
-        qa_model: str = typer.Option("minilm-squad-evidence", help="Extractive-QA model for English span answers."),
+        qa_model: str = typer.Option(None, help="Extractive-QA model for English span answers (default: the zoo's "
+                                                "minilm-squad-evidence when it is installed; none: rows left out)."),
         qa_model_zh: str = typer.Option("", help="Extractive-QA model for CMRC 2018 (none: model rows left out)."),
         mc_model: str = typer.Option("", help="Multiple-choice model (none: the unsupervised overlap scorer)."),
         store: Path = typer.Option(None, help="Results store (default: $INTERPEVAL_STORE or the user data dir)."),
@@ -54,6 +55,10 @@ def baselines(
     unknown = [s for s in chosen if s not in SUBSETS]
     if unknown:
         raise ValueError(f"unknown subset(s) {', '.join(unknown)}; choose from {', '.join(SUBSETS)}")
+    if qa_model is None:
+        from interpeval.models import available
+
+        qa_model = next((e.name for e in available() if e.name == "minilm-squad-evidence" and e.present), "")
     paths = {s: (data_dir / s / f"expmrc-{s}-dev.json" if data_dir else dev_path(s)) for s in chosen}
     written = run_table3(paths, out, qa_model=qa_model, qa_model_zh=qa_model_zh, mc_model=mc_model,
                          store_path=None if no_store else store, use_store=not no_store)

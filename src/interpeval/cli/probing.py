@@ -66,7 +66,8 @@ def run(tasks: list[Path] = typer.Argument(..., help="Task files or folders of t
         ray_address: str = typer.Option(None, help="Address of a running Ray cluster (default: start one)."),
         cache: Path = typer.Option(None, help="Layer cache folder (default: beside the store)."),
         store: Path = typer.Option(None, help="SQLite store (default: $INTERPEVAL_STORE or the user data dir)."),
-        batch_size: int = typer.Option(32, help="Encoder batch size.")) -> None:
+        batch_size: int = typer.Option(32, help="Encoder batch size."),
+        threads: int = typer.Option(None, help="Torch threads for the encoder pass (default: torch's).")) -> None:
     """Encode every sentence once, then probe every task × aggregation × probe × layer into the store."""
     from interpeval.probing.grid import ProbingGrid
 
@@ -74,7 +75,7 @@ def run(tasks: list[Path] = typer.Argument(..., help="Task files or folders of t
                        aggregations=aggregations.split(","), probes=probes.split(","), control=control, mdl=mdl,
                        official=official, seed=seed, cache_dir=cache, store=store, executor=executor,
                        workers=workers, executor_params={"address": ray_address} if ray_address else None,
-                       batch_size=batch_size)
+                       batch_size=batch_size, threads=threads)
     summary = grid.run(progress=console.print)
     console.print(json.dumps(summary, indent=1))
 

@@ -12,7 +12,7 @@ import typer
 app = typer.Typer(help="QUACKIE: do explanations of a QA classifier point at the answer sentence?",
                   no_args_is_help=True)
 
-DEFAULT_LIMIT = 6
+DEFAULT_LIMIT = 3
 
 
 @app.command()
@@ -67,7 +67,8 @@ def run(
     result = run_quackie(dataset or list(DATASETS), classifier or list(CLASSIFIERS), methods,
                          tuple(agg or AGGREGATIONS), limit=limit or None, official=official, data_dir=data_dir,
                          store=Store(store) if store else None, seed=seed, batch_size=batch_size, device=device,
-                         models=models, check=check, log=console.print)
+                         models=models, check=check,
+                         log=lambda line: console.print(line, markup=False, highlight=False))
     wall = time.perf_counter() - start
     data = str(data_dir) if data_dir else "vendored SQuAD-format subsets (interpeval/data/squad)"
     paths = write_outputs(result, out, data, wall)
@@ -99,13 +100,13 @@ def train(
     = None,
     base: str = "minilm",
     epochs: int = 1,
-    max_steps: Annotated[int | None, typer.Option(help="stop after this many steps (default: one epoch)")] = 250,
+    max_steps: Annotated[int | None, typer.Option(help="stop after this many steps (0: one epoch)")] = 60,
     steps_this_run: Annotated[int | None, typer.Option(help="train this many steps, checkpoint and stop; "
                                                             "re-run the same command to go on")] = None,
     lr: float = 2e-4,
     batch_size: int = 16,
     train_layers: int = 2,
-    max_length: int = 256,
+    max_length: int = 192,
     mismatch_fraction: float = 0.25,
     seed: int = 0,
 ) -> None:
@@ -129,7 +130,7 @@ def train(
     start = time.perf_counter()
     n_train = len({q.title for q in train_q})
     result = trainer.train(
-        training.KINDS[kind], base, examples, out, seed=seed, epochs=epochs, max_steps=max_steps, lr=lr,
+        training.KINDS[kind], base, examples, out, seed=seed, epochs=epochs, max_steps=max_steps or None, lr=lr,
         batch_size=batch_size, train_layers=train_layers, max_length=max_length, steps_this_run=steps_this_run,
         data=f"{data}: the {n_train} articles not held out ({len(train_q)} questions) + "
              f"{round(mismatch_fraction * sum(bool(q.answer_starts) for q in train_q))} question/context mismatches",
@@ -144,7 +145,8 @@ def train(
     training.write_split(out, train_q, held_q, str(data), mismatch_fraction, seed)
     typer.echo(f"trained {out} on {len(examples)} examples from {len({q.title for q in train_q})} articles "
                f"in {time.perf_counter() - start:.0f} s")
-    scores = heldout(classifier=["QA" if kind == "qa" else "Classification"], model=str(out), data_dir=None)
+    scores = heldout(classifier=["QA" if kind == "qa" else "Classification"], model=str(out), data_dir=None,
+                     max_questions=150)
     (out / "quackie_heldout.json").write_text(json.dumps(scores, indent=1))
 
 
@@ -154,6 +156,7 @@ def heldout(
     model: Annotated[str | None, typer.Option(help="model to score instead of the shipped one")] = None,
     data_dir: Annotated[Path | None, typer.Option(help="folder with the full files (default: vendored subsets)")]
     = None,
+    max_questions: Annotated[int, typer.Option(help="first N questions per dataset (file order); 0 = all")] = 150,
 ) -> dict[str, dict[str, float]]:
     """Answerability accuracy / recall on data the classifiers never saw (held-out articles, SQuADShifts)."""
     from interpeval.benchmarks.quackie.data import DATASETS, dataset_path, load_squad
@@ -169,6 +172,7 @@ def heldout(
         trained_on = set(training_articles(name))
         for ds in DATASETS:
             questions = [q for q in load_squad(dataset_path(ds, data_dir)) if q.title not in trained_on]
+            questions = questions[:max_questions or None]
             report[f"{label}/{ds}"] = evaluate_answerability(loaded, clf.target, questions)
             typer.echo(f"{label:<14} {ds:<9} " + json.dumps(report[f"{label}/{ds}"]))
     return report

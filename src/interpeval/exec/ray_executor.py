@@ -8,6 +8,11 @@ from typing import Any
 from interpeval.exec.base import Executor, R
 
 
+def _apply(fn: Callable[[Any], R], item: Any) -> R:
+    """The Ray task body: any callable (builtins too, which ``ray.remote`` cannot wrap) applied to one item."""
+    return fn(item)
+
+
 class RayExecutor(Executor):
     """Submit each unit as a Ray task; ``address=None`` joins a running cluster or starts a local one.
 
@@ -40,7 +45,7 @@ class RayExecutor(Executor):
 
     def imap_unordered(self, fn: Callable[[Any], R], items: Iterable[Any]) -> Iterator[tuple[int, R]]:
         ray = self._ray()
-        remote = ray.remote(fn)
+        remote = ray.remote(_apply)
         limit = self.max_in_flight or 4 * max(1, int(ray.cluster_resources().get("CPU", 1)))
         pending: dict[Any, int] = {}
         iterator = enumerate(items)
@@ -52,7 +57,7 @@ class RayExecutor(Executor):
                 except StopIteration:
                     exhausted = True
                     break
-                pending[remote.remote(item)] = index
+                pending[remote.remote(fn, item)] = index
             if not pending:
                 return
             done, _ = ray.wait(list(pending), num_returns=1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import warnings
 from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
@@ -22,6 +23,9 @@ from interpeval.models.base import Model, Target
 
 #: the model kinds whose targets are one scalar per (text, pair) input.
 SCALAR_KINDS = ("sequence-classification", "regression", "masked-lm", "extractive-qa")
+#: Captum's notices about hooks it sets and inputs it marks as requiring gradients (expected here, not problems)
+_CAPTUM_NOISE = ("Input Tensor .* did not already require gradients", "Setting backward hooks on ReLU",
+                 "Setting forward, backward hooks and attributes on non-linear")
 _INDEXED = ("class_prob", "choice_prob", "span_start", "span_end", "evidence_start", "evidence_end")
 
 
@@ -80,7 +84,9 @@ class Explainer:
         was_training = model.hf.training
         model.hf.eval()
         try:
-            with _seeded(self.seed if self.stochastic else None, model.device):
+            with _seeded(self.seed if self.stochastic else None, model.device), warnings.catch_warnings():
+                for message in _CAPTUM_NOISE:
+                    warnings.filterwarnings("ignore", message=message, category=UserWarning)
                 for t, idx in groups.items():
                     for start in range(0, len(idx), rows):
                         chunk = idx[start:start + rows]

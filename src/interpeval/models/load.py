@@ -63,8 +63,8 @@ def load(name_or_path: str | os.PathLike[str], kind: str | None = None, device: 
     return KIND_CLASSES[kind](hf, tokenizer, str(name_or_path), dev, batch_size, max_length or limit, **extra)
 
 
-def _parts(name: str, kind: str | None, num_labels: int | None) -> tuple[Any, Any, Any, str]:
-    """``(hf, tokenizer, evidence_head or None, kind)`` for any accepted ``name``."""
+def _parts(name: str, kind: str | None, num_labels: int | None, warn: bool = True) -> tuple[Any, Any, Any, str]:
+    """``(hf, tokenizer, evidence_head or None, kind)`` for any accepted ``name`` (``warn``: about a random head)."""
     from interpeval.models import zoo
 
     if name.startswith("tiny-") and name[5:] in KINDS:
@@ -84,7 +84,7 @@ def _parts(name: str, kind: str | None, num_labels: int | None) -> tuple[Any, An
             return _overlay(path, kind)
         if not (path / "config.json").exists():
             raise InterpevalError(f"cannot load {name!r}: the directory has neither config.json nor {OVERLAY_JSON}")
-    return _checkpoint(str(path) if path.exists() else name, kind, num_labels)
+    return _checkpoint(str(path) if path.exists() else name, kind, num_labels, warn)
 
 
 def _looks_local(name: str) -> bool:
@@ -92,7 +92,8 @@ def _looks_local(name: str) -> bool:
     return name.startswith((".", "/", "~")) or name.count("/") > 1
 
 
-def _checkpoint(source: str, kind: str | None, num_labels: int | None) -> tuple[Any, Any, Any, str]:
+def _checkpoint(source: str, kind: str | None, num_labels: int | None,
+                warn: bool = True) -> tuple[Any, Any, Any, str]:
     """A HF checkpoint from a directory or the hub; a head missing from it is initialised with seed 0."""
     from safetensors.torch import load_file
     from transformers import AutoConfig, AutoTokenizer
@@ -111,7 +112,7 @@ def _checkpoint(source: str, kind: str | None, num_labels: int | None) -> tuple[
     kind = kind or saved
     for key, value in head_overrides(kind, num_labels).items():
         setattr(config, key, value)
-    if kind != saved:
+    if kind != saved and warn:
         warnings.warn(f"{source}: no trained {kind} head in this checkpoint ({saved}); the head is randomly "
                       "initialised (seed 0)", stacklevel=3)
     verbosity = hf_logging.get_verbosity()
@@ -139,7 +140,7 @@ def _overlay(path: Path, kind: str | None) -> tuple[Any, Any, Any, str]:
     if kind is not None and kind != meta["kind"]:
         raise InterpevalError(f"{path}: this artifact is a {meta['kind']} model, not {kind}")
     base = meta["base"]
-    hf, tokenizer, _, kind = _parts(base, meta["kind"], meta.get("num_labels"))
+    hf, tokenizer, _, kind = _parts(base, meta["kind"], meta.get("num_labels"), warn=False)  # the overlay has the head
     state = load_file(str(path / OVERLAY_WEIGHTS))
     evidence_state = {k.split(".", 1)[1]: v.float() for k, v in state.items() if k.startswith("evidence_head.")}
     model_state = {k: v for k, v in state.items() if not k.startswith("evidence_head.")}

@@ -24,22 +24,6 @@ from interpeval.probing.senteval import PARTS, read_task, task_files
 BENCHMARK = "probing"
 
 
-def _metric(name: str) -> Callable[..., float]:
-    """The registered metric when the metrics layer has it, else scikit-learn's definition of the same number."""
-    from interpeval import metrics
-
-    try:
-        return metrics.get(name)
-    except KeyError:
-        from sklearn.metrics import accuracy_score, f1_score
-
-        fallback: dict[str, Callable[..., float]] = {
-            "accuracy": accuracy_score,
-            "weighted_f1": lambda y, p: f1_score(y, p, average="weighted", zero_division=0),
-        }
-        return fallback[name]
-
-
 def _load_unit_data(unit: dict[str, Any]) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray], list[str], dict]:
     """Features ``[L, N, H]`` and label ids per part; labels are fitted on ``tr`` (sorted, as LabelEncoder)."""
     task = read_task(unit["task"])
@@ -66,7 +50,9 @@ def run_unit(unit: dict[str, Any]) -> dict[str, Any]:
     xs, ys, classes, dropped = _load_unit_data(unit)
     if len(ys["te"]) == 0 or len(classes) < 2:
         raise DataError(unit["task"], None, "needs at least 2 labels in tr and some te rows")
-    accuracy, weighted_f1 = _metric("accuracy"), _metric("weighted_f1")
+    from interpeval import metrics
+
+    accuracy, weighted_f1 = metrics.get("probing_accuracy"), metrics.get("probing_weighted_f1")
     params = dict(unit["probe_params"])
 
     def fit(y_tr: np.ndarray, y_va: np.ndarray) -> LayerwiseProbe:
@@ -86,7 +72,8 @@ def run_unit(unit: dict[str, Any]) -> dict[str, Any]:
         control = fit(shuffled["tr"], shuffled["va"]).predict(xs["te"])
         for i, layer in enumerate(unit["layers"]):
             results[layer]["control_accuracy"] = float(accuracy(shuffled["te"], control[i]))
-            results[layer]["selectivity"] = results[layer]["accuracy"] - results[layer]["control_accuracy"]
+            results[layer]["selectivity"] = metrics.get("selectivity")(results[layer]["accuracy"],
+                                                                       results[layer]["control_accuracy"])
     if unit["mdl"]:
         from interpeval.probing.mdl import online_codelength
 
@@ -109,7 +96,8 @@ class ProbingGrid:
     ``layers`` are 1-based transformer layers (None: all); ``aggregations`` from ``cls, first, last, sum, avg``;
     ``probes`` from ``logreg, mlp``; ``control`` adds shuffled-label control tasks and selectivity; ``mdl`` adds
     the online-code MDL of the training part; ``official`` uses the original's encoder aggregation and training
-    setup. ``executor`` is ``local`` or ``ray``; ``cache_dir`` holds the layer cache; ``store`` a Store path.
+    setup. ``executor`` is ``local`` or ``ray``; ``cache_dir`` holds the layer cache; ``store`` a Store path;
+    ``threads`` sets torch's threads for the encoder pass (1 is much faster on a machine whose cores are busy).
     """
 
     def __init__(self, tasks: Sequence[str | os.PathLike[str]], model: str = "me5-small",
@@ -118,7 +106,7 @@ class ProbingGrid:
                  official: bool = False, seed: int = 42, probe_params: dict[str, Any] | None = None,
                  cache_dir: str | os.PathLike[str] | None = None, store: str | os.PathLike[str] | None = None,
                  executor: str = "local", workers: int = 1, executor_params: dict[str, Any] | None = None,
-                 batch_size: int = 32) -> None:
+                 batch_size: int = 32, threads: int | None = None) -> None:
         self.tasks = tasks
         self.model = model
         self.layers = layers
@@ -135,6 +123,7 @@ class ProbingGrid:
         self.workers = workers
         self.executor_params = executor_params
         self.batch_size = batch_size
+        self.threads = threads
 
     def config(self) -> dict[str, Any]:
         return {"layers": list(self.layers) if self.layers else "all", "aggregations": list(self.aggregations),
@@ -166,8 +155,15 @@ class ProbingGrid:
             from interpeval.models import load
 
             say(f"encoding {len(missing)} sentences with {self.model}")
-            model = load(self.model, kind="encoder", batch_size=self.batch_size)
-            summary["encoded"] = cache.encode(model, missing, aggregations)
+            import torch
+
+            previous = torch.get_num_threads()
+            torch.set_num_threads(self.threads or previous)
+            try:
+                model = load(self.model, kind="encoder", batch_size=self.batch_size)
+                summary["encoded"] = cache.encode(model, missing, aggregations)
+            finally:
+                torch.set_num_threads(previous)
             del model
         summary["encode_s"] = time.perf_counter() - started
         n_layers = cache._index()["layers"]

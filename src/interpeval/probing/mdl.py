@@ -19,10 +19,13 @@ FRACTIONS = (0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.0625, 0.125, 0.25, 0.5,
 
 
 def online_codelength(x: np.ndarray, y: np.ndarray, n_classes: int, kind: str = "logreg", official: bool = False,
-                      seed: int = 0, params: dict[str, Any] | None = None) -> tuple[np.ndarray, float]:
+                      seed: int = 0, params: dict[str, Any] | None = None,
+                      min_steps: int = 100) -> tuple[np.ndarray, float]:
     """``(bits per layer [L], uniform bits)`` for the labels ``y`` of features ``x [L, N, H]``.
 
-    The data are shuffled with ``seed``; block ends below 2 examples are merged into the first block.
+    The data are shuffled with ``seed``; block ends below 2 examples are merged into the first block. Each
+    block's probe trains for at least ``min_steps`` updates, so the small early blocks are not left near the
+    random initialisation (which would code them worse than uniform).
     """
     n = len(y)
     order = np.random.default_rng(seed).permutation(n)
@@ -32,6 +35,8 @@ def online_codelength(x: np.ndarray, y: np.ndarray, n_classes: int, kind: str = 
     bits = np.full(x.shape[0], ends[0] * math.log2(n_classes))
     for start, stop in zip(ends[:-1], ends[1:], strict=True):
         probe = LayerwiseProbe(kind, official=official, seed=seed, **(params or {}))
+        batches = math.ceil(start / probe._settings()[2])
+        probe.epochs = max(probe._settings()[0], math.ceil(min_steps / batches))
         probe.fit(x[:, :start], y[:start], n_classes=n_classes)
         bits += probe.log_loss_bits(x[:, start:stop], y[start:stop])
     return bits, uniform

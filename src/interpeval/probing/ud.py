@@ -187,10 +187,14 @@ def language_of(path: str | os.PathLike[str]) -> str:
 
 
 def split_files_in(directory: Path) -> list[Path]:
-    """CoNLL-U files of one treebank folder ordered train, dev, then others, as the original orders them."""
+    """CoNLL-U files of one treebank folder ordered train, dev, then others, as the original orders them.
+
+    The original tests ``'train' in str(path)`` on the whole path, so a folder named like ``.../train_runs/``
+    ranks every file as train; this looks at the file name only (ties: by name, not ``os.listdir`` order).
+    """
 
     def rank(p: Path) -> int:
-        text = str(p)
+        text = p.name
         return 0 if "train" in text else 1 if "dev" in text else 2
 
     found = sorted((directory.resolve() / name for name in os.listdir(directory) if SPLIT_FILE.match(name)),

@@ -42,7 +42,7 @@ class Table:
         return "" if value is None else str(value)
 
     def _provenance_lines(self) -> list[str]:
-        return [f"{k}: {v if isinstance(v, str) else json.dumps(v, default=str)}" for k, v in self.provenance.items()]
+        return [f"{k}: {v if isinstance(v, str) else json.dumps(v, default=str, ensure_ascii=False)}" for k, v in self.provenance.items()]
 
     def to_markdown(self) -> str:
         lines = [f"### {self.title}", ""]

@@ -45,7 +45,7 @@ def table3(results: Mapping[tuple[str, str], Score], answerers: Mapping[str, str
                  notes=list(notes or []))
 
 
-def run_table3(paths: Mapping[str, str | Path], out_dir: str | Path, qa_model: str = "minilm-squad-evidence",
+def run_table3(paths: Mapping[str, str | Path], out_dir: str | Path, qa_model: str = "",
                qa_model_zh: str = "", mc_model: str = "", store_path: str | Path | None = None,
                use_store: bool = True) -> list[Path]:
     """Load the subsets and answer models, run every system, write ``table3.{md,json,html}`` and predictions.

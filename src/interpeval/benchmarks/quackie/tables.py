@@ -81,16 +81,21 @@ def figure(result: QuackieResult, dataset: str, classifier: str, path: str | Pat
             methods.append(base)
         values[(base, agg)] = r
     aggs = [a for a in ("—", "sum", "max", "mean") if any(k[1] == a for k in values)]
+    per_method = {m: [a for a in aggs if (m, a) in values] for m in methods}
+    width = 0.8 / max(len(v) for v in per_method.values())
+    colours = {a: f"C{i}" for i, a in enumerate(aggs)}
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
-    width = 0.8 / len(aggs)
     for ax, metric in zip(axes, ("IoU", "HPD", "SNR"), strict=True):
-        for i, agg in enumerate(aggs):
-            ys = [values.get((m, agg), {}).get(metric, math.nan) for m in methods]
-            xs = [k + (i - (len(aggs) - 1) / 2) * width for k in range(len(methods))]
-            ax.bar(xs, [0 if math.isnan(y) else y for y in ys], width, label="random" if agg == "—" else agg)
+        for k, m in enumerate(methods):
+            for i, agg in enumerate(per_method[m]):
+                y = values[(m, agg)][metric]
+                ax.bar(k + (i - (len(per_method[m]) - 1) / 2) * width, 0 if math.isnan(y) else y, width,
+                       color=colours[agg], label="random" if agg == "—" else agg)
         ax.set_xticks(range(len(methods)), methods, rotation=45, ha="right", fontsize=8)
         ax.set_title(metric)
-    axes[0].legend(fontsize=8)
+    handles, labels = axes[0].get_legend_handles_labels()
+    unique = dict(zip(labels, handles, strict=True))
+    axes[0].legend(unique.values(), unique.keys(), fontsize=8)
     fig.suptitle(f"QUACKIE {dataset} / {classifier} (×100, k=1)")
     fig.tight_layout()
     path = Path(path)

@@ -1,0 +1,55 @@
+"""`interpeval explain TEXT --model NAME --method NAME`: explain one input and print a heatmap in the terminal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+import interpeval.explain as explainers
+from interpeval.cli.attribute import parse_params
+from interpeval.models import Target, load
+
+app = typer.Typer(help="Explain one input with any registered explainer.", no_args_is_help=True)
+
+
+def parse_target(spec: str | None) -> Target | None:
+    """``NAME`` or ``NAME:INDEX`` (e.g. ``class_prob:1``); None means the model's default, predicted index."""
+    if not spec:
+        return None
+    name, sep, index = spec.partition(":")
+    if not sep:
+        return Target(name)
+    try:
+        return Target(name, int(index))
+    except ValueError:
+        raise ValueError(f"--target expects NAME or NAME:INDEX with an integer index, got {spec!r}") from None
+
+
+@app.command()
+def explain(
+    text: str = typer.Argument(..., help="The input text (the question for extractive QA)."),
+    model: str = typer.Option(..., "--model", help="Zoo name, local model directory or hub id."),
+    method: str = typer.Option(..., "--method", help="Explainer name (interpeval.explain.names())."),
+    kind: str = typer.Option(None, "--kind", help="Model kind when the checkpoint does not say."),
+    target: str = typer.Option(None, "--target", help="Target NAME or NAME:INDEX, e.g. class_prob:1."),
+    pair: str = typer.Option(None, "--pair", help="Second text (pair / QA context)."),
+    param: list[str] = typer.Option([], "--param", help="Explainer parameter key=value (repeatable)."),  # noqa: B006
+    html: Path = typer.Option(None, "--html", help="Also write a self-contained HTML heatmap here."),
+    device: str = typer.Option("auto", "--device"),
+) -> None:
+    """Print the attribution of TEXT as a coloured heatmap (red positive, blue negative) and its top tokens."""
+    cls = explainers.get(method)
+    explainer = cls(**parse_params(param))
+    loaded = load(model, kind=kind, device=device)
+    (attribution,) = explainer.explain(loaded, text, parse_target(target), None if pair is None else [pair])
+    console = Console()
+    console.print(f"[bold]{method}[/] on [bold]{loaded.name}[/] ({loaded.kind}), target {attribution.target}")
+    console.print(attribution.rich())
+    top = attribution.top_k(5)
+    console.print("top tokens: " + ", ".join(f"{attribution.tokens[i]} ({attribution.scores[i]:.4g})" for i in top))
+    if html is not None:
+        html.write_text(f"<!doctype html><meta charset='utf-8'><title>{method}</title>{attribution.html()}",
+                        encoding="utf-8")
+        console.print(f"wrote {html}")

@@ -1,0 +1,59 @@
+import operator
+
+import pytest
+
+from interpeval.exec import LocalExecutor, RayExecutor, get_executor
+
+
+def test_local_inline_and_pool_give_the_same_results():
+    items = list(range(-5, 6))
+    assert LocalExecutor().map(abs, items) == [abs(i) for i in items]
+    with LocalExecutor(workers=2) as pool:
+        pairs = dict(pool.imap_unordered(abs, items))
+    assert pairs == {i: abs(item) for i, item in enumerate(items)}
+
+
+def test_errors_in_units_propagate():
+    with pytest.raises(TypeError):
+        LocalExecutor().map(operator.neg, ["x"])
+
+
+def test_get_executor_by_name():
+    assert isinstance(get_executor("local", 3), LocalExecutor) and get_executor("local", 3).workers == 3
+    assert isinstance(get_executor("ray", 2), RayExecutor)
+    with pytest.raises(ValueError, match="unknown executor"):
+        get_executor("dask")
+
+
+@pytest.mark.slow
+def test_ray_executor_on_a_local_cluster(tmp_path):
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
+    try:
+        executor = RayExecutor()
+        assert executor.map(abs, [-3, 4, -5]) == [3, 4, 5]
+        assert sorted(executor.imap_unordered(abs, [-1, -2])) == [(0, 1), (1, 2)]
+        executor.close()
+        assert ray.is_initialized()  # a cluster it joined is left running
+        _grid_on_ray(tmp_path)
+    finally:
+        ray.shutdown()
+
+
+def _grid_on_ray(tmp_path):
+    """The probing grid's units run as Ray tasks and give the same numbers as the local executor."""
+    from importlib import resources
+
+    from interpeval.probing.grid import ProbingGrid, results_frame
+    from interpeval.probing.ud import UDConverter
+
+    UDConverter().convert([str(resources.files("interpeval") / "data" / "ud" / "UD_Turkish-IMST")], tmp_path / "t")
+    task = tmp_path / "t" / "tr_imst_no_sorting_Number.csv"
+    frames = []
+    for name in ("ray", "local"):
+        summary = ProbingGrid([task], model="tiny-encoder", aggregations=("avg",), cache_dir=tmp_path / "c",
+                              store=tmp_path / f"{name}.sqlite", executor=name, probe_params={"epochs": 2},
+                              threads=1).run()
+        assert summary["experiments"] == 2
+        frames.append(results_frame(tmp_path / f"{name}.sqlite").sort_values("layer")["accuracy"].tolist())
+    assert frames[0] == frames[1]
