@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from interpeval.cli import attribute, explain, expmrc, models, quackie, runs, train
+from interpeval.cli import attribute, explain, expmrc, metrics, models, probing, quackie, runs, train
 from interpeval.errors import InterpevalError
 
 app = typer.Typer(help="Measure what NLP models can do and how interpretable their predictions are.",
@@ -15,9 +15,11 @@ app.add_typer(models.app, name="models")
 app.add_typer(train.app, name="train")
 app.add_typer(expmrc.app, name="expmrc")
 app.add_typer(quackie.app, name="quackie")
+app.add_typer(probing.app, name="probing")
 app.add_typer(runs.app, name="runs")
 app.command("attribute")(attribute.attribute)
 app.command("explain")(explain.explain)
+app.command("metrics")(metrics.metrics)
 
 
 def main() -> None:
