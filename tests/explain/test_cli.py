@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from interpeval.cli.explain import app, parse_target
+from interpeval.cli import app
+from interpeval.cli.explain import parse_target
 from interpeval.models import Target
 
 
 def test_explain_prints_heatmap_and_writes_html(tmp_path):
     out = tmp_path / "a.html"
-    result = CliRunner().invoke(app, ["a charming and often affecting journey", "--model", "tiny-sequence-classification",
+    result = CliRunner().invoke(app, ["explain", "a charming and often affecting journey", "--model", "tiny-sequence-classification",
                                       "--method", "lime", "--param", "n_samples=20", "--target", "class_prob:1",
                                       "--html", str(out)])
     assert result.exit_code == 0, result.output
@@ -22,12 +23,12 @@ def test_explain_prints_heatmap_and_writes_html(tmp_path):
 
 
 def test_explain_pair_and_errors():
-    result = CliRunner().invoke(app, ["what is it ?", "--model", "tiny-extractive-qa", "--method", "saliency",
+    result = CliRunner().invoke(app, ["explain", "what is it ?", "--model", "tiny-extractive-qa", "--method", "saliency",
                                       "--pair", "a film about love"])
     assert result.exit_code == 0, result.output
     assert "what is it ? ‖ a film about love" in result.output.replace("\n", " ")
     assert parse_target("class_prob") == Target("class_prob")
     with pytest.raises(ValueError, match="NAME:INDEX"):
         parse_target("class_prob:x")
-    result = CliRunner().invoke(app, ["x", "--model", "tiny-sequence-classification", "--method", "nope"])
+    result = CliRunner().invoke(app, ["explain", "x", "--model", "tiny-sequence-classification", "--method", "nope"])
     assert isinstance(result.exception, KeyError)

@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from interpeval.cli import attribute, explain, expmrc, metrics, models, probing, quackie, runs, train
+from interpeval.cli import attribute, explain, expmrc, metrics, models, probing, quackie, runs, suite, train
 from interpeval.errors import InterpevalError
 
 app = typer.Typer(help="Measure what NLP models can do and how interpretable their predictions are.",
@@ -20,6 +20,7 @@ app.add_typer(runs.app, name="runs")
 app.command("attribute")(attribute.attribute)
 app.command("explain")(explain.explain)
 app.command("metrics")(metrics.metrics)
+app.command("suite")(suite.suite)
 
 
 def main() -> None:

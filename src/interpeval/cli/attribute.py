@@ -15,6 +15,7 @@ from rich.progress import Progress
 from interpeval.errors import DataError
 from interpeval.store import Store, fingerprint_files
 
+
 def parse_params(items: list[str]) -> dict[str, object]:
     """``key=value`` pairs; values are read as JSON when they parse, else kept as strings."""
     params: dict[str, object] = {}
@@ -66,7 +67,7 @@ def attribute(
             for start in range(0, len(todo), chunk):
                 part = todo[start:start + chunk]
                 attributions = explainer.explain(loaded, [text for _, text in part])
-                for (iid, _), attribution in zip(part, attributions):
+                for (iid, _), attribution in zip(part, attributions, strict=True):
                     run.record(iid, attribution.to_dict(), {"sum": float(attribution.scores.sum())})
                 progress.advance(task, len(part))
         run.finish()

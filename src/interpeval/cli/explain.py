@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 
-import interpeval.explain as explainers
 from interpeval.cli.attribute import parse_params
-from interpeval.models import Target, load
 
-app = typer.Typer(help="Explain one input with any registered explainer.", no_args_is_help=True)
+if TYPE_CHECKING:  # torch is slow to import: the CLI loads it only when a command needs it
+    from interpeval.models.base import Target
 
 
 def parse_target(spec: str | None) -> Target | None:
     """``NAME`` or ``NAME:INDEX`` (e.g. ``class_prob:1``); None means the model's default, predicted index."""
+    from interpeval.models.base import Target
+
     if not spec:
         return None
     name, sep, index = spec.partition(":")
@@ -27,7 +29,6 @@ def parse_target(spec: str | None) -> Target | None:
         raise ValueError(f"--target expects NAME or NAME:INDEX with an integer index, got {spec!r}") from None
 
 
-@app.command()
 def explain(
     text: str = typer.Argument(..., help="The input text (the question for extractive QA)."),
     model: str = typer.Option(..., "--model", help="Zoo name, local model directory or hub id."),
@@ -40,6 +41,9 @@ def explain(
     device: str = typer.Option("auto", "--device"),
 ) -> None:
     """Print the attribution of TEXT as a coloured heatmap (red positive, blue negative) and its top tokens."""
+    import interpeval.explain as explainers
+    from interpeval.models import load
+
     cls = explainers.get(method)
     explainer = cls(**parse_params(param))
     loaded = load(model, kind=kind, device=device)

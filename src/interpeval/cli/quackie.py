@@ -108,6 +108,8 @@ def train(
     train_layers: int = 2,
     max_length: int = 192,
     mismatch_fraction: float = 0.25,
+    unanswerable_fraction: Annotated[float, typer.Option(help="share of SQuAD 2.0 unanswerable questions used")]
+    = 0.5,
     seed: int = 0,
 ) -> None:
     """Train one of the two classifiers on the training articles, then score it on the held-out ones."""
@@ -126,23 +128,25 @@ def train(
     questions = load_squad(data)
     train_q, held_q = training.split_by_article(questions)
     build = training.classification_examples if kind == "cls" else training.qa_examples
-    examples = build(train_q, mismatch_fraction, seed)
+    examples = build(training.subsample_unanswerable(train_q, unanswerable_fraction, seed), mismatch_fraction, seed)
     start = time.perf_counter()
     n_train = len({q.title for q in train_q})
     result = trainer.train(
         training.KINDS[kind], base, examples, out, seed=seed, epochs=epochs, max_steps=max_steps or None, lr=lr,
         batch_size=batch_size, train_layers=train_layers, max_length=max_length, steps_this_run=steps_this_run,
-        data=f"{data}: the {n_train} articles not held out ({len(train_q)} questions) + "
-             f"{round(mismatch_fraction * sum(bool(q.answer_starts) for q in train_q))} question/context mismatches",
+        data=f"{data}: the {n_train} articles not held out ({len(train_q)} questions; all answerable, "
+             f"{unanswerable_fraction:.0%} of the unanswerable) + question/context mismatches for "
+             f"{mismatch_fraction:.0%} of the answerable",
         command=(f"interpeval quackie train {kind} --data {data} --base {base} --epochs {epochs} --max-steps "
                  f"{max_steps} --lr {lr} --batch-size {batch_size} --train-layers {train_layers} --max-length "
-                 f"{max_length} --mismatch-fraction {mismatch_fraction} --seed {seed}"),
+                 f"{max_length} --mismatch-fraction {mismatch_fraction} --unanswerable-fraction "
+                 f"{unanswerable_fraction} --seed {seed}"),
         description=f"QUACKIE {'answerability classifier' if kind == 'cls' else 'extractive QA model (P_answer)'} "
                     f"from MiniLM; held-out articles: {', '.join(training.HELD_OUT_ARTICLES)} and SQuADShifts.")
     if not result.finished:
         typer.echo(f"stopped after step {result.steps}; run the same command again to continue")
         return
-    training.write_split(out, train_q, held_q, str(data), mismatch_fraction, seed)
+    training.write_split(out, train_q, held_q, str(data), mismatch_fraction, seed, unanswerable_fraction)
     typer.echo(f"trained {out} on {len(examples)} examples from {len({q.title for q in train_q})} articles "
                f"in {time.perf_counter() - start:.0f} s")
     scores = heldout(classifier=["QA" if kind == "qa" else "Classification"], model=str(out), data_dir=None,

@@ -60,7 +60,7 @@ class Table:
                 f"<tbody>{body}</tbody></table><ul class=\"provenance\">{prov}</ul></section>")
 
     def to_records(self) -> list[dict[str, Any]]:
-        return [dict(zip(self.columns, row)) for row in self.rows]
+        return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
 
     def save(self, stem: str | Path) -> list[Path]:
         """Write ``stem.md`` and ``stem.json`` (rows + provenance)."""

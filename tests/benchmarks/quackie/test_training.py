@@ -12,6 +12,7 @@ from interpeval.benchmarks.quackie.training import (
     mismatches,
     qa_examples,
     split_by_article,
+    subsample_unanswerable,
     write_split,
 )
 
@@ -67,3 +68,13 @@ def test_split_record_is_read_back(tmp_path):
     from interpeval.benchmarks.quackie.run import training_articles
 
     assert training_articles(str(tmp_path)) == ("A", "C")
+
+
+def test_subsample_unanswerable_keeps_every_answerable_question():
+    kept = subsample_unanswerable(QUESTIONS, 0.5, seed=0)
+    # 4 answerable always kept; round(0.5 * 2) = 1 of the 2 unanswerable (q1, q4); original order.
+    assert [q.index for q in kept if q.answer_starts] == [0, 2, 3, 5]
+    assert len([q for q in kept if not q.answer_starts]) == 1
+    assert [q.index for q in kept] == sorted(q.index for q in kept)
+    assert subsample_unanswerable(QUESTIONS, 1.0) == QUESTIONS and subsample_unanswerable(QUESTIONS, 0.0) == [
+        q for q in QUESTIONS if q.answer_starts]

@@ -18,7 +18,7 @@ from typing import Any
 from interpeval.benchmarks.quackie.data import HELD_OUT_ARTICLES, SquadQuestion
 
 __all__ = ["HELD_OUT_ARTICLES", "KINDS", "classification_examples", "evaluate_answerability", "mismatches",
-           "qa_examples", "split_by_article", "write_split"]
+           "qa_examples", "split_by_article", "subsample_unanswerable", "write_split"]
 
 KINDS = {"cls": "sequence-classification", "qa": "extractive-qa"}
 
@@ -54,6 +54,19 @@ def mismatches(questions: Sequence[SquadQuestion], fraction: float, seed: int = 
     return out
 
 
+def subsample_unanswerable(questions: Sequence[SquadQuestion], fraction: float, seed: int = 0
+                           ) -> list[SquadQuestion]:
+    """All answerable questions and a seeded ``fraction`` of the unanswerable ones, in the original order.
+
+    Short training runs collapse to "unanswerable" when negatives dominate; this balances the classes.
+    """
+    if not 0 <= fraction <= 1:
+        raise ValueError(f"fraction must be in [0, 1], got {fraction}")
+    negatives = [q.index for q in questions if not q.answer_starts]
+    keep = set(random.Random(seed).sample(negatives, round(fraction * len(negatives))))
+    return [q for q in questions if q.answer_starts or q.index in keep]
+
+
 def classification_examples(questions: Sequence[SquadQuestion], mismatch_fraction: float = 0.25,
                             seed: int = 0) -> list[Any]:
     """Answerability pairs: label 1 = answerable; SQuAD 2.0 unanswerable and mismatched pairs are label 0."""
@@ -77,7 +90,7 @@ def qa_examples(questions: Sequence[SquadQuestion], mismatch_fraction: float = 0
 
 
 def write_split(out_dir: str | Path, train: Sequence[SquadQuestion], held_out: Sequence[SquadQuestion],
-                source: str, mismatch_fraction: float, seed: int) -> Path:
+                source: str, mismatch_fraction: float, seed: int, unanswerable_fraction: float = 1.0) -> Path:
     """Record next to the model which articles it was trained on (the benchmark drops their questions)."""
     path = Path(out_dir) / "quackie_split.json"
     path.write_text(json.dumps({
@@ -85,7 +98,7 @@ def write_split(out_dir: str | Path, train: Sequence[SquadQuestion], held_out: S
         "train_articles": sorted({q.title for q in train}),
         "held_out_articles": sorted({q.title for q in held_out}),
         "train_questions": len(train), "train_answerable": sum(bool(q.answer_starts) for q in train),
-        "mismatch_fraction": mismatch_fraction, "seed": seed,
+        "mismatch_fraction": mismatch_fraction, "unanswerable_fraction": unanswerable_fraction, "seed": seed,
     }, indent=1))
     return path
 
