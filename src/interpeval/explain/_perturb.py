@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from transformers import BatchEncoding
 
-from interpeval.explain.base import special_mask
+from interpeval.explain.base import Explainer, special_mask
 from interpeval.models.base import Model, Target
 
 REMOVALS = ("attention", "mask", "pad", "unk")
@@ -91,3 +91,29 @@ class PresenceScore:
                 inputs["input_ids"] = torch.where(keep, inputs["input_ids"], self.replacement)
             scores = self.model.score(inputs, self.target)
         return scores.clone()  # a normal tensor, usable outside inference mode by Captum
+
+
+class WordPerturbationExplainer(Explainer):
+    """Shared frame of the perturbation methods: one input per call, features = words (or subwords).
+
+    Subclasses set ``unit``, ``removal`` and ``batch_size`` in ``__init__`` and implement ``_feature_scores``,
+    which runs their Captum method on the ``[1, n]`` presence vector and returns one score per feature.
+    """
+
+    rows_per_call = 1
+    unit: str = "word"
+    removal: str = "attention"
+
+    def _attribute(self, model: Model, enc: BatchEncoding, target: Target) -> np.ndarray:
+        feature_of_token, n = word_features(model, enc, 0, self.unit)
+        if n == 0:
+            return np.zeros((1, enc["input_ids"].shape[1]))
+        forward = PresenceScore(model, enc, 0, target, feature_of_token, self.removal)
+        device = feature_of_token.device
+        values = self._feature_scores(forward, torch.ones(1, n, device=device),
+                                      torch.arange(n, device=device)[None], self._batch_size(model))
+        return spread(values.detach().cpu().numpy().reshape(-1), feature_of_token, n)[None]
+
+    def _feature_scores(self, forward: PresenceScore, present: torch.Tensor, feature_mask: torch.Tensor,
+                        batch: int) -> torch.Tensor:
+        raise NotImplementedError

@@ -6,25 +6,20 @@ words are removed as in :mod:`interpeval.explain._perturb`; ``batch_size`` coali
 
 from __future__ import annotations
 
-import numpy as np
 import torch
 from captum.attr import KernelShap as CaptumKernelShap
-from transformers import BatchEncoding
 
-from interpeval.explain._perturb import PresenceScore, spread, word_features
-from interpeval.explain.base import Explainer
+from interpeval.explain._perturb import PresenceScore, WordPerturbationExplainer
 from interpeval.explain.registry import register
-from interpeval.models.base import Model, Target
 
 
 @register("kernel_shap")
-class KernelShap(Explainer):
+class KernelShap(WordPerturbationExplainer):
     """Kernel SHAP with ``n_samples`` coalitions (QUACKIE: 10 or 100) against the all-words-removed baseline."""
 
     needs_gradients = False
     signed = True
     stochastic = True
-    rows_per_call = 1
 
     def __init__(self, n_samples: int = 500, unit: str = "word", removal: str = "attention", seed: int | None = 0,
                  batch_size: int | None = None) -> None:
@@ -34,13 +29,8 @@ class KernelShap(Explainer):
         self.seed = seed
         self.batch_size = batch_size
 
-    def _attribute(self, model: Model, enc: BatchEncoding, target: Target) -> np.ndarray:
-        feature_of_token, n = word_features(model, enc, 0, self.unit)
-        if n == 0:
-            return np.zeros((1, enc["input_ids"].shape[1]))
-        forward = PresenceScore(model, enc, 0, target, feature_of_token, self.removal)
-        device = feature_of_token.device
-        values = CaptumKernelShap(forward).attribute(
-            torch.ones(1, n, device=device), baselines=0.0, feature_mask=torch.arange(n, device=device)[None],
-            n_samples=self.n_samples, perturbations_per_eval=self._batch_size(model), return_input_shape=False)
-        return spread(values.detach().cpu().numpy().reshape(-1), feature_of_token, n)[None]
+    def _feature_scores(self, forward: PresenceScore, present: torch.Tensor, feature_mask: torch.Tensor,
+                        batch: int) -> torch.Tensor:
+        return CaptumKernelShap(forward).attribute(present, baselines=0.0, feature_mask=feature_mask,
+                                                   n_samples=self.n_samples, perturbations_per_eval=batch,
+                                                   return_input_shape=False)

@@ -13,17 +13,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
 import torch
 from captum._utils.models.linear_model import SkLearnRidge
 from captum.attr import Lime as CaptumLime
 from captum.attr._core.lime import get_exp_kernel_similarity_function
-from transformers import BatchEncoding
 
-from interpeval.explain._perturb import PresenceScore, spread, word_features
-from interpeval.explain.base import Explainer
+from interpeval.explain._perturb import PresenceScore, WordPerturbationExplainer
 from interpeval.explain.registry import register
-from interpeval.models.base import Model, Target
 
 
 def lime_text_samples(original: torch.Tensor, num_interp_features: int, **kwargs: Any) -> Iterator[torch.Tensor]:
@@ -38,13 +34,12 @@ def lime_text_samples(original: torch.Tensor, num_interp_features: int, **kwargs
 
 
 @register("lime")
-class Lime(Explainer):
+class Lime(WordPerturbationExplainer):
     """LIME with ``n_samples`` perturbations (QUACKIE: 10 or 100), ``kernel_width`` 25, ridge ``alpha`` 1."""
 
     needs_gradients = False
     signed = True
     stochastic = True
-    rows_per_call = 1
 
     def __init__(self, n_samples: int = 500, kernel_width: float = 25.0, alpha: float = 1.0, unit: str = "word",
                  removal: str = "attention", seed: int | None = 0, batch_size: int | None = None) -> None:
@@ -56,16 +51,10 @@ class Lime(Explainer):
         self.seed = seed
         self.batch_size = batch_size
 
-    def _attribute(self, model: Model, enc: BatchEncoding, target: Target) -> np.ndarray:
-        feature_of_token, n = word_features(model, enc, 0, self.unit)
-        if n == 0:
-            return np.zeros((1, enc["input_ids"].shape[1]))
-        forward = PresenceScore(model, enc, 0, target, feature_of_token, self.removal)
+    def _feature_scores(self, forward: PresenceScore, present: torch.Tensor, feature_mask: torch.Tensor,
+                        batch: int) -> torch.Tensor:
         lime = CaptumLime(forward, interpretable_model=SkLearnRidge(alpha=self.alpha),
                           similarity_func=get_exp_kernel_similarity_function("cosine", self.kernel_width / 100),
                           perturb_func=lime_text_samples)
-        device = feature_of_token.device
-        coefs = lime.attribute(torch.ones(1, n, device=device), baselines=0.0,
-                               feature_mask=torch.arange(n, device=device)[None], n_samples=self.n_samples,
-                               perturbations_per_eval=self._batch_size(model), return_input_shape=False)
-        return spread(coefs.detach().cpu().numpy().reshape(-1), feature_of_token, n)[None]
+        return lime.attribute(present, baselines=0.0, feature_mask=feature_mask, n_samples=self.n_samples,
+                              perturbations_per_eval=batch, return_input_shape=False)
