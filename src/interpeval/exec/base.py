@@ -42,3 +42,27 @@ def get_executor(name: str, workers: int | None = None, **params: Any) -> Execut
     if name == "ray":
         return RayExecutor(num_cpus=workers, **params)
     raise ValueError(f"unknown executor {name!r}; choose 'local' or 'ray'")
+
+
+def in_flight_window(items: Iterable[Any], submit: Callable[[Any], Any],
+                     wait_some: Callable[[list[Any]], Iterable[Any]], result: Callable[[Any], R],
+                     limit: int) -> Iterator[tuple[int, R]]:
+    """Keep at most ``limit`` submitted items in flight; yield ``(index, result)`` as handles complete.
+
+    ``submit(item)`` returns a handle (a future, a Ray object ref); ``wait_some(handles)`` returns the finished ones.
+    """
+    pending: dict[Any, int] = {}
+    iterator = enumerate(items)
+    exhausted = False
+    while True:
+        while not exhausted and len(pending) < limit:
+            try:
+                index, item = next(iterator)
+            except StopIteration:
+                exhausted = True
+                break
+            pending[submit(item)] = index
+        if not pending:
+            return
+        for handle in wait_some(list(pending)):
+            yield pending.pop(handle), result(handle)

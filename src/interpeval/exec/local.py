@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
-from interpeval.exec.base import Executor, R
+from interpeval.exec.base import Executor, R, in_flight_window
 
 
 def _single_threaded() -> None:
@@ -38,19 +38,6 @@ class LocalExecutor(Executor):
             return
         context = multiprocessing.get_context(self.start_method)
         with ProcessPoolExecutor(self.workers, mp_context=context, initializer=_single_threaded) as pool:
-            pending: dict[Future[R], int] = {}
-            iterator = enumerate(items)
-            exhausted = False
-            while True:
-                while not exhausted and len(pending) < 2 * self.workers:
-                    try:
-                        index, item = next(iterator)
-                    except StopIteration:
-                        exhausted = True
-                        break
-                    pending[pool.submit(fn, item)] = index
-                if not pending:
-                    return
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield pending.pop(future), future.result()
+            yield from in_flight_window(items, lambda item: pool.submit(fn, item),
+                                        lambda futures: wait(futures, return_when=FIRST_COMPLETED)[0],
+                                        Future.result, 2 * self.workers)

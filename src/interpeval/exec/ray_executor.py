@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from interpeval.exec.base import Executor, R
+from interpeval.exec.base import Executor, R, in_flight_window
 
 
 def _apply(fn: Callable[[Any], R], item: Any) -> R:
@@ -47,22 +47,8 @@ class RayExecutor(Executor):
         ray = self._ray()
         remote = ray.remote(_apply)
         limit = self.max_in_flight or 4 * max(1, int(ray.cluster_resources().get("CPU", 1)))
-        pending: dict[Any, int] = {}
-        iterator = enumerate(items)
-        exhausted = False
-        while True:
-            while not exhausted and len(pending) < limit:
-                try:
-                    index, item = next(iterator)
-                except StopIteration:
-                    exhausted = True
-                    break
-                pending[remote.remote(fn, item)] = index
-            if not pending:
-                return
-            done, _ = ray.wait(list(pending), num_returns=1)
-            for ref in done:
-                yield pending.pop(ref), ray.get(ref)
+        yield from in_flight_window(items, lambda item: remote.remote(fn, item),
+                                    lambda refs: ray.wait(refs, num_returns=1)[0], ray.get, limit)
 
     def close(self) -> None:
         if getattr(self, "_started_", False):

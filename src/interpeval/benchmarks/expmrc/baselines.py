@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from interpeval.benchmarks.expmrc.data import CHOICE_LABELS, Question
 from interpeval.metrics.mrc import mixed_segmentation, normalize_tokens, token_f1
+from interpeval.text.align import word_spans
 from interpeval.text.sentences import sent_tokenize_simple, sent_tokenize_zh
 
 
@@ -38,14 +39,7 @@ class Answer:
 def sentence_spans(text: str, language: str) -> list[tuple[int, int]]:
     """Character spans of the passage's sentences (English ``.!?`` rule or the Chinese rules)."""
     split = sent_tokenize_zh if language == "zh" else sent_tokenize_simple
-    spans, cursor = [], 0
-    for sentence in split(text):
-        start = text.find(sentence, cursor)
-        if start < 0:
-            raise ValueError(f"sentence {sentence[:40]!r} not found in its passage after offset {cursor}")
-        spans.append((start, start + len(sentence)))
-        cursor = start + len(sentence)
-    return spans
+    return word_spans(text, split(text))
 
 
 def _tokens(text: str) -> list[str]:
