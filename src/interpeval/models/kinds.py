@@ -164,13 +164,19 @@ class ExtractiveQAModel(Model):
         after = (pos[None, :] > first_sep[:, None]) & ~sep
         return torch.where(after, pos, length).min(-1).values
 
-    def p_answer(self, start_logits: torch.Tensor, end_logits: torch.Tensor, c0: torch.Tensor) -> torch.Tensor:
+    def p_answer(self, start_logits: torch.Tensor, end_logits: torch.Tensor, c0: torch.Tensor,
+                 attention_mask: torch.Tensor | None = None) -> torch.Tensor:
         """QUACKIE's P(answer in context), REFERENCE §1.5: Σ_{i≥c0, j≥i} softmax(s)_i · softmax(e)_j.
 
         The joint P(i,j) = exp(s_i + e_j)/Σ exp(s_i' + e_j') over all L×L pairs factorises into
         softmax(s)_i · softmax(e)_j, so the double sum is Σ_{i≥c0} softmax(s)_i · Σ_{j≥i} softmax(e)_j.
-        Like the original, padding positions take part in both softmaxes.
+        Like the original, padding positions take part in both softmaxes; with ``attention_mask`` given they are left
+        out, which gives each row of a padded batch the value it gets when scored alone (the original's ``predict``).
         """
+        if attention_mask is not None:
+            padding = attention_mask == 0
+            start_logits = start_logits.float().masked_fill(padding, float("-inf"))
+            end_logits = end_logits.float().masked_fill(padding, float("-inf"))
         ps = torch.softmax(start_logits.float(), dim=-1)
         pe = torch.softmax(end_logits.float(), dim=-1)
         tail = pe.flip(-1).cumsum(-1).flip(-1)
@@ -179,7 +185,8 @@ class ExtractiveQAModel(Model):
 
     def _score(self, output: Any, inputs: dict[str, Any], target: Target) -> torch.Tensor:
         if target.name == "p_answer":
-            return self.p_answer(output.start_logits, output.end_logits, self.context_start(inputs))
+            mask = inputs.get("attention_mask") if target.params.get("exclude_padding") else None
+            return self.p_answer(output.start_logits, output.end_logits, self.context_start(inputs), mask)
         key = {"span_start": "start_logits", "span_end": "end_logits",
                "evidence_start": "evidence_start_logits", "evidence_end": "evidence_end_logits"}[target.name]
         return _pick(torch.softmax(output[key], dim=-1), target.index)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -31,11 +32,10 @@ def ablated_contexts(instance: Instance) -> tuple[str, str]:
 
 
 def answerable_probability(model: Any, target: Any, questions: Sequence[str], contexts: Sequence[str]) -> np.ndarray:
-    """The classifier's P(answerable) per pair. ``p_answer`` is scored one pair at a time, as the original does,
-    because padding positions would enter its softmax; class probabilities are batched (padding is masked)."""
+    """The classifier's P(answerable) per pair, batched. ``p_answer`` leaves padding out of its softmaxes here, so
+    each pair gets the value it has when scored alone, as the original's one-at-a-time ``predict`` does."""
     if target.name == "p_answer":
-        return np.concatenate([model.score_texts(q, [c], target=target) for q, c in zip(questions, contexts,
-                                                                                         strict=True)])
+        target = replace(target, params={**target.params, "exclude_padding": True})
     return np.asarray(model.score_texts(list(questions), list(contexts), target=target), dtype=float)
 
 
