@@ -14,8 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from interpeval.probing.conllu_reader import read_conllu
-from interpeval.probing.ud import UDConverter, find_treebanks
+from interpeval.benchmarks.probing.conllu_reader import read_conllu
+from interpeval.benchmarks.probing.ud import UDConverter, find_treebanks
 
 RELEASE_WORDS = 26_000_000
 

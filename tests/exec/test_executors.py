@@ -44,8 +44,8 @@ def _grid_on_ray(tmp_path):
     """The probing grid's units run as Ray tasks and give the same numbers as the local executor."""
     from importlib import resources
 
-    from interpeval.probing.grid import ProbingGrid, results_frame
-    from interpeval.probing.ud import UDConverter
+    from interpeval.benchmarks.probing.grid import ProbingGrid, results_frame
+    from interpeval.benchmarks.probing.ud import UDConverter
 
     UDConverter().convert([str(resources.files("interpeval") / "data" / "ud" / "UD_Turkish-IMST")], tmp_path / "t")
     task = tmp_path / "t" / "tr_imst_no_sorting_Number.csv"

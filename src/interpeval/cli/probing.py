@@ -34,7 +34,7 @@ def convert(inputs: list[Path] = typer.Argument(None, help="CoNLL-U files of one
             workers: int = typer.Option(2, help="Files read in parallel."),
             seed: int = typer.Option(42, help="Split seed.")) -> None:
     """Write one task file per morphological category and a manifest.json of what was kept and dropped."""
-    from interpeval.probing.ud import UDConverter
+    from interpeval.benchmarks.probing.ud import UDConverter
 
     started = time.perf_counter()
     manifest = UDConverter(official=official, sorting=sorting, upos=upos, deprel=deprel, seed=seed,
@@ -69,7 +69,7 @@ def run(tasks: list[Path] = typer.Argument(..., help="Task files or folders of t
         batch_size: int = typer.Option(32, help="Encoder batch size."),
         threads: int = typer.Option(None, help="Torch threads for the encoder pass (default: torch's).")) -> None:
     """Encode every sentence once, then probe every task × aggregation × probe × layer into the store."""
-    from interpeval.probing.grid import ProbingGrid
+    from interpeval.benchmarks.probing.grid import ProbingGrid
 
     grid = ProbingGrid(tasks, model=model, layers=[int(k) for k in layers.split(",")] if layers else None,
                        aggregations=aggregations.split(","), probes=probes.split(","), control=control, mdl=mdl,
@@ -88,8 +88,8 @@ def report(out: Path = typer.Option(Path("probing_report"), "--out", "-o", help=
            metric: str = typer.Option("accuracy", help="accuracy, weighted_f1 or selectivity."),
            fmt: str = typer.Option("png", "--format", help="png or svg.")) -> None:
     """Heatmaps, language matrix, layer curves, language clusters and findings as an HTML page."""
-    from interpeval.probing.grid import results_frame
-    from interpeval.probing.plots import write_probing_report
+    from interpeval.benchmarks.probing.grid import results_frame
+    from interpeval.benchmarks.probing.plots import write_probing_report
 
     frame = results_frame(store, run_id)
     page = write_probing_report(frame, out, aggregation, probe, metric, fmt)

@@ -1,7 +1,7 @@
 import pandas as pd
 import pytest
 
-from interpeval.probing.plots import (
+from interpeval.benchmarks.probing.plots import (
     best_layer_profile,
     cluster_languages,
     findings,

@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 
 from interpeval.errors import DataError
-from interpeval.probing.conllu_reader import ReadStats, read_conllu
-from interpeval.probing.splits import OFFICIAL_PLANS, official_file_parts, stratified_parts
+from interpeval.benchmarks.probing.conllu_reader import ReadStats, read_conllu
+from interpeval.benchmarks.probing.splits import OFFICIAL_PLANS, official_file_parts, stratified_parts
 
 SORTINGS = (None, "by_pos", "by_deprel", "by_pos_and_deprel")
 SPLIT_FILE = re.compile(r".*-(train|dev|test).*\.conllu")

@@ -5,7 +5,7 @@ import csv
 import pytest
 from conllu_cases import labelled, sentence, write
 
-from interpeval.probing.ud import UDConverter, find_treebanks
+from interpeval.benchmarks.probing.ud import UDConverter, find_treebanks
 
 
 def rows(path):
@@ -30,7 +30,7 @@ def test_dfs_preorder_picks_the_grandchild_under_the_earlier_dependent(tmp_path)
     path = write(tmp_path, "xx_t-ud-test.conllu", DFS_VS_DEPTH)
     tasks, _ = UDConverter(official=True).tasks([path])
     # one file, one class → the category is dropped; look at the extraction instead
-    from interpeval.probing.ud import extract_file
+    from interpeval.benchmarks.probing.ud import extract_file
 
     extract = extract_file((str(path), True, None, None, None, False))
     assert [label for _, label, _, _ in extract.records["Number"]] == ["Plur"]

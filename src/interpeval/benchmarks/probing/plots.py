@@ -1,6 +1,6 @@
 """Views of a probing run: where each category is encoded, per language and across languages.
 
-All functions take the frame of :func:`interpeval.probing.grid.results_frame` (one row per experiment) and write
+All functions take the frame of :func:`interpeval.benchmarks.probing.grid.results_frame` (one row per experiment) and write
 PNG or SVG files with matplotlib (Agg backend, no display needed). Languages are clustered by their probing
 profile (best-layer score per category) with scipy's hierarchical clustering, and the dendrogram labels carry each
 language's family so the reader can see whether related languages end up together.

@@ -4,8 +4,8 @@ import pytest
 from typer.testing import CliRunner
 
 from interpeval.cli.probing import app
-from interpeval.probing.grid import ProbingGrid, results_frame
-from interpeval.probing.ud import UDConverter
+from interpeval.benchmarks.probing.grid import ProbingGrid, results_frame
+from interpeval.benchmarks.probing.ud import UDConverter
 from interpeval.store import Store
 
 TURKISH = resources.files("interpeval") / "data" / "ud" / "UD_Turkish-IMST"

@@ -3,8 +3,8 @@ import pytest
 import torch
 from sklearn.metrics import f1_score
 
-from interpeval.probing.mdl import online_codelength
-from interpeval.probing.probes import LayerwiseProbe, _weighted_f1_layers
+from interpeval.benchmarks.probing.mdl import online_codelength
+from interpeval.benchmarks.probing.probes import LayerwiseProbe, _weighted_f1_layers
 
 
 def data(n, seed=0):

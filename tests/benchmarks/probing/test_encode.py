@@ -3,7 +3,7 @@ import pytest
 import torch
 
 from interpeval.models import tiny
-from interpeval.probing.encode import LayerCache, aggregate
+from interpeval.benchmarks.probing.encode import LayerCache, aggregate
 
 TEXTS = ["a short one", "a much longer sentence with many more words than the first one has", "mid length text"]
 

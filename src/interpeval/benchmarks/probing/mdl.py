@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from interpeval.probing.probes import LayerwiseProbe
+from interpeval.benchmarks.probing.probes import LayerwiseProbe
 
 #: Voita & Titov's block boundaries, as fractions of the training data.
 FRACTIONS = (0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.0625, 0.125, 0.25, 0.5, 1.0)

@@ -5,7 +5,7 @@ import csv
 from conllu_cases import labelled, sentence, write
 from test_ud_official import DFS_VS_DEPTH
 
-from interpeval.probing.ud import UDConverter, extract_file
+from interpeval.benchmarks.probing.ud import UDConverter, extract_file
 
 
 def rows(path):

@@ -1,6 +1,6 @@
 """The probing grid: tasks × aggregations × probes × layers, every result written to the store, resumable.
 
-Sentences of all tasks are encoded once into the :class:`~interpeval.probing.encode.LayerCache`; each work unit
+Sentences of all tasks are encoded once into the :class:`~interpeval.benchmarks.probing.encode.LayerCache`; each work unit
 (one task, one aggregation, one probe) then trains all layers' probes at once from the cache, so a unit needs no
 model and runs anywhere the cache folder is readable (local processes or Ray workers). A unit is skipped when all
 its layers are already in the run (same command → same run → resume after an interruption).
@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from interpeval.errors import DataError
-from interpeval.probing.encode import LayerCache
-from interpeval.probing.probes import LayerwiseProbe
-from interpeval.probing.senteval import PARTS, read_task, task_files
+from interpeval.benchmarks.probing.encode import LayerCache
+from interpeval.benchmarks.probing.probes import LayerwiseProbe
+from interpeval.benchmarks.probing.senteval import PARTS, read_task, task_files
 
 BENCHMARK = "probing"
 
@@ -75,7 +75,7 @@ def run_unit(unit: dict[str, Any]) -> dict[str, Any]:
             results[layer]["selectivity"] = metrics.get("selectivity")(results[layer]["accuracy"],
                                                                        results[layer]["control_accuracy"])
     if unit["mdl"]:
-        from interpeval.probing.mdl import online_codelength
+        from interpeval.benchmarks.probing.mdl import online_codelength
 
         bits, uniform = online_codelength(xs["tr"], ys["tr"], len(classes), unit["probe"], unit["official"],
                                           unit["seed"], params)
