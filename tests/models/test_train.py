@@ -9,13 +9,17 @@ from typer.testing import CliRunner
 
 from interpeval.errors import DataError, InterpevalError
 from interpeval.models import Target, load, tiny
+from interpeval.models.load import apply_overlay
 from interpeval.models.train import (
     ChoiceExample,
     MLMExample,
     _answer_f1,
+    epoch_batches,
+    overlay_tensors,
     read_squad,
     read_tsv,
     train,
+    word_units,
 )
 
 DATA = Path(__file__).parent / "data" / "sst2-dev-head.tsv"
@@ -102,8 +106,59 @@ def test_qa_with_evidence_mc_and_mlm_train_and_load(tmp_path):
                                progress=False).metrics
     mlm = [MLMExample(e.context[:200]) for e in qa]
     result = train("masked-lm", "tiny-encoder", mlm, tmp_path / "mlm", max_steps=2, batch_size=8, progress=False)
-    assert "masked_accuracy" in result.metrics and (tmp_path / "mlm" / "model.safetensors").exists()
+    assert {"masked_accuracy", "masked_top3"} <= set(result.metrics)
+    stored = load_file(str(tmp_path / "mlm" / "overlay.safetensors"))
+    # full fine-tuning stores changes, never the (frozen) word embeddings
+    assert not any("word_embeddings" in k for k in stored) and any(k.endswith(".delta") for k in stored)
     assert load(tmp_path / "mlm", device="cpu").kind == "masked-lm"
+
+
+def test_int8_changes_reload_the_trained_weights(tmp_path):
+    """A matrix's change is stored as int8 per row: reloaded weights are within half a step of the trained ones."""
+    base = {"w": torch.randn(64, 128), "b": torch.randn(64)}
+    trained = {"w": base["w"] + 0.01 * torch.randn(64, 128), "b": base["b"] + 0.1}
+    params = [(k, torch.nn.Parameter(v)) for k, v in trained.items()] + [("head", torch.nn.Parameter(torch.ones(3)))]
+    stored = overlay_tensors(params, base)
+    assert stored["w.q8"].dtype == torch.int8 and stored["w.q8scale"].shape == (64,)
+    assert stored["b.delta"].dtype == torch.float16 and torch.equal(stored["head"], torch.ones(3).half())
+    merged = apply_overlay(stored, base)
+    step = (trained["w"] - base["w"]).abs().amax(1, keepdim=True) / 127
+    assert ((merged["w"] - trained["w"]).abs() <= step / 2 + 1e-6).all()
+    assert torch.allclose(merged["b"], trained["b"], atol=1e-3) and "head" in merged
+
+
+def test_length_buckets_cover_every_example_once_and_group_lengths():
+    lengths = list(range(1000))
+    batches = epoch_batches(lengths, 10, seed=3, epoch=0, pool=5)
+    flat = sorted(i for b in batches for i in b)
+    assert flat == lengths and len(batches) == 100
+    # 10 consecutive of 50 sorted uniform draws span about 10/51 of the range (≈ 196); a random batch of 10
+    # spans about 9/11 of it (≈ 818)
+    assert np.mean([max(b) - min(b) for b in batches]) < 300
+    assert batches == epoch_batches(lengths, 10, seed=3, epoch=0, pool=5)  # seeded: resumable
+    assert batches != epoch_batches(lengths, 10, seed=3, epoch=1, pool=5)
+
+
+def test_whole_word_units_keep_word_pieces_together():
+    model = load("tiny-masked-lm", device="cpu")
+    enc = model.tokenize(["unbelievably tokenized words"])
+    tokens = model.tokenizer.convert_ids_to_tokens(enc["input_ids"][0].tolist())
+    units = word_units(enc, 0, tokens)
+    words = [" ".join(tokens[p] for p in unit) for unit in units]
+    assert len(units) == 3 and all(not tokens[u[0]].startswith("##") for u in units), words
+    assert sum(len(u) for u in units) == len(tokens) - 2  # every token but [CLS]/[SEP]
+
+
+def test_dev_selection_keeps_the_best_step(tmp_path):
+    examples, names = _sst()
+    result = train("sequence-classification", "tiny-encoder", examples[:40], tmp_path / "sel", max_steps=6,
+                   batch_size=8, eval_fraction=0, dev=examples[40:], eval_every=2, label_names=names,
+                   progress=False, lr=1e-3)
+    card = json.loads((tmp_path / "sel" / "card.json").read_text())
+    history = card["selection"]["history"]
+    assert [h["step"] for h in history] == [2, 4, 6]
+    assert card["selection"]["best_score"] == max(h["accuracy"] for h in history)
+    assert result.finished and "model selection" in (tmp_path / "sel" / "MODEL_CARD.md").read_text()
 
 
 def test_wrong_example_type_is_named():

@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 
 from interpeval.cli.attribute import parse_params
+from interpeval.errors import OptionError
 
 if TYPE_CHECKING:  # torch is slow to import: the CLI loads it only when a command needs it
     from interpeval.models.base import Target
@@ -26,7 +27,7 @@ def parse_target(spec: str | None) -> Target | None:
     try:
         return Target(name, int(index))
     except ValueError:
-        raise ValueError(f"--target expects NAME or NAME:INDEX with an integer index, got {spec!r}") from None
+        raise OptionError("--target", f"expects NAME or NAME:INDEX with an integer index, got {spec!r}") from None
 
 
 def explain(
@@ -41,13 +42,24 @@ def explain(
     device: str = typer.Option("auto", "--device"),
 ) -> None:
     """Print the attribution of TEXT as a coloured heatmap (red positive, blue negative) and its top tokens."""
-    import interpeval.explain as explainers
+    from interpeval import validate
     from interpeval.models import load
+    from interpeval.models.base import KINDS
 
-    cls = explainers.get(method)
-    explainer = cls(**parse_params(param))
+    validate.one_of(kind, list(KINDS), "--kind")
+    validate.device(device)
+    if html is not None:
+        validate.output_file(html, "--html")
+    explainer = validate.make_explainer(method, parse_params(param))
+    parsed_target = parse_target(target)
     loaded = load(model, kind=kind, device=device)
-    (attribution,) = explainer.explain(loaded, text, parse_target(target), None if pair is None else [pair])
+    if parsed_target is not None:
+        with validate.as_option_error("--target"):
+            loaded.check_target(parsed_target)
+    if loaded.kind not in explainer.kinds:
+        raise OptionError("--method", f"{method} does not explain {loaded.kind} models (it explains "
+                                      f"{', '.join(explainer.kinds)})")
+    (attribution,) = explainer.explain(loaded, text, parsed_target, None if pair is None else [pair])
     console = Console()
     console.print(f"[bold]{method}[/] on [bold]{loaded.name}[/] ({loaded.kind}), target {attribution.target}")
     console.print(attribution.rich())

@@ -6,25 +6,33 @@ from pathlib import Path
 
 import typer
 
+from interpeval import validate
 from interpeval.benchmarks.expmrc.data import SUBSETS, dev_path, load_dataset, load_predictions
+from interpeval.errors import OptionError
 
 app = typer.Typer(help="ExpMRC: answers with evidence on SQuAD, CMRC 2018, RACE+ and C3.", no_args_is_help=True)
 
 
 def _data(data: str) -> Path:
     """A file path, or a subset name for the vendored dev set."""
-    return dev_path(data) if data in SUBSETS else Path(data)
+    return dev_path(data) if data in SUBSETS else validate.input_file(data)
 
 
 @app.command("score")
 def score(data: str = typer.Argument(..., help="ExpMRC data file, or a subset name (squad, cmrc2018, race, c3)."),
           predictions: str = typer.Argument(..., help="Prediction file {qid: {answer, evidence}}."),
           unofficial: bool = typer.Option(False, "--unofficial",
-                                          help="Switch off the original's tokenisation quirks.")) -> None:
+                                          help="Switch off the original's tokenisation quirks."),
+          lenient: bool = typer.Option(False, "--lenient",
+                                       help="Accept what the original scorer accepts: non-string answers and evidence "
+                                            "(scored as their str()), a file that answers no question.")) -> None:
     """Print the official JSON line (ALL_F1, ANS_F1, EVI_F1, TOTAL, SKIP, VERSION, FILE), exactly as eval_expmrc.py."""
-    from interpeval.benchmarks.expmrc.score import evaluate
+    from interpeval.benchmarks.expmrc.score import check_coverage, evaluate
 
-    result = evaluate(load_dataset(_data(data)), load_predictions(predictions), official=not unofficial)
+    dataset = load_dataset(_data(data))
+    loaded = load_predictions(predictions, lenient=lenient)
+    check_coverage(dataset, loaded, predictions, lenient=lenient)
+    result = evaluate(dataset, loaded, official=not unofficial)
     print(result.official_line(predictions))
 
 
@@ -42,7 +50,7 @@ def baselines(
         subsets: str = typer.Option(",".join(SUBSETS), help="Comma-separated subsets."),
         data_dir: Path = typer.Option(None, help="Folder with <subset>/expmrc-<subset>-dev.json (default: vendored)."),
         qa_model: str = typer.Option(None, help="Extractive-QA model for English span answers (default: the zoo's "
-                                                "minilm-squad-evidence when it is installed; none: rows left out)."),
+                                                "minilm-squad when it is installed; none: rows left out)."),
         qa_model_zh: str = typer.Option("", help="Extractive-QA model for CMRC 2018 (none: model rows left out)."),
         mc_model: str = typer.Option("", help="Multiple-choice model (none: the unsupervised overlap scorer)."),
         store: Path = typer.Option(None, help="Results store (default: $INTERPEVAL_STORE or the user data dir)."),
@@ -52,13 +60,19 @@ def baselines(
     from interpeval.benchmarks.expmrc.tables import run_table3
 
     chosen = tuple(s.strip() for s in subsets.split(",") if s.strip())
-    unknown = [s for s in chosen if s not in SUBSETS]
-    if unknown:
-        raise ValueError(f"unknown subset(s) {', '.join(unknown)}; choose from {', '.join(SUBSETS)}")
+    if not chosen:
+        raise OptionError("--subsets", "names no subset")
+    for name in chosen:
+        validate.one_of(name, SUBSETS, "--subsets")
+    validate.output_dir(out, "--out")
+    if data_dir is not None:
+        validate.input_dir(data_dir, "--data-dir")
+    if not no_store:
+        validate.store(store)
     if qa_model is None:
         from interpeval.models import available
 
-        qa_model = next((e.name for e in available() if e.name == "minilm-squad-evidence" and e.present), "")
+        qa_model = next((e.name for e in available() if e.name == "minilm-squad" and e.present), "")
     paths = {s: (data_dir / s / f"expmrc-{s}-dev.json" if data_dir else dev_path(s)) for s in chosen}
     written = run_table3(paths, out, qa_model=qa_model, qa_model_zh=qa_model_zh, mc_model=mc_model,
                          store_path=None if no_store else store, use_store=not no_store)
@@ -76,7 +90,8 @@ def pseudo_data(out: Path = typer.Argument(..., help="JSON-lines file of QA exam
 
     from interpeval.benchmarks.expmrc.pseudo import default_training_file, pseudo_examples
 
-    source = squad or default_training_file()
+    validate.output_file(out, "OUT")
+    source = validate.input_file(squad) if squad else default_training_file()
     exclude = frozenset(q.context for s in ("squad",) for q in load_dataset(dev_path(s)).questions)
     examples = pseudo_examples(source, exclude_contexts=exclude)
     out.parent.mkdir(parents=True, exist_ok=True)

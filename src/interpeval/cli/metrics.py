@@ -10,7 +10,9 @@ from rich.table import Table
 def metrics(family: str = typer.Option(None, help="Only this family (plausibility, faithfulness, ...).")) -> None:
     """List every registered metric with its declared metadata."""
     from interpeval import metrics as registry
+    from interpeval.validate import one_of
 
+    one_of(family, sorted({registry.get(name).info.family for name in registry.names()}), "--family")
     table = Table("name", "family", "direction", "range", "source", title="interpeval metrics")
     for name in registry.names(family):
         info = registry.get(name).info

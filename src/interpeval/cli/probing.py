@@ -17,7 +17,7 @@ console = Console()
 
 
 def bundled_ud() -> Path:
-    """The vendored UD samples (Hindi-PUD test, slices of English-EWT, Russian-Taiga, Turkish-IMST)."""
+    """The vendored UD samples (Hindi-PUD test, slices of English-EWT and Russian-Taiga)."""
     return Path(str(resources.files("interpeval") / "data" / "ud"))
 
 
@@ -34,8 +34,11 @@ def convert(inputs: list[Path] = typer.Argument(None, help="CoNLL-U files of one
             workers: int = typer.Option(2, help="Files read in parallel."),
             seed: int = typer.Option(42, help="Split seed.")) -> None:
     """Write one task file per morphological category and a manifest.json of what was kept and dropped."""
+    from interpeval import validate
     from interpeval.benchmarks.probing.ud import UDConverter
 
+    validate.output_dir(out, "--out")
+    validate.at_least(workers, 1, "--workers")
     started = time.perf_counter()
     manifest = UDConverter(official=official, sorting=sorting, upos=upos, deprel=deprel, seed=seed,
                            skip_bad=skip_bad, workers=workers).convert(inputs or [bundled_ud()], out)
@@ -69,9 +72,29 @@ def run(tasks: list[Path] = typer.Argument(..., help="Task files or folders of t
         batch_size: int = typer.Option(32, help="Encoder batch size."),
         threads: int = typer.Option(None, help="Torch threads for the encoder pass (default: torch's).")) -> None:
     """Encode every sentence once, then probe every task × aggregation × probe × layer into the store."""
+    from interpeval import validate
+    from interpeval.benchmarks.probing.encode import AGGREGATIONS
     from interpeval.benchmarks.probing.grid import ProbingGrid
+    from interpeval.benchmarks.probing.probes import PROBES
+    from interpeval.benchmarks.probing.senteval import read_task, task_files
 
-    grid = ProbingGrid(tasks, model=model, layers=[int(k) for k in layers.split(",")] if layers else None,
+    layer_list = validate.int_list(layers, "--layers")
+    for layer in layer_list or ():
+        validate.at_least(layer, 1, "--layers")
+    for name in aggregations.split(","):
+        validate.one_of(name, AGGREGATIONS, "--aggregations")
+    for name in probes.split(","):
+        validate.one_of(name, PROBES, "--probes")
+    validate.one_of(executor, ("local", "ray"), "--executor")
+    validate.at_least(workers, 1, "--workers")
+    validate.at_least(batch_size, 1, "--batch-size")
+    validate.at_least(threads, 1, "--threads")
+    validate.store(store)
+    if cache is not None:
+        validate.output_dir(cache, "--cache")
+    for path in task_files(list(tasks)):
+        read_task(path)
+    grid = ProbingGrid(tasks, model=model, layers=layer_list,
                        aggregations=aggregations.split(","), probes=probes.split(","), control=control, mdl=mdl,
                        official=official, seed=seed, cache_dir=cache, store=store, executor=executor,
                        workers=workers, executor_params={"address": ray_address} if ray_address else None,
@@ -88,9 +111,14 @@ def report(out: Path = typer.Option(Path("probing_report"), "--out", "-o", help=
            metric: str = typer.Option("accuracy", help="accuracy, weighted_f1 or selectivity."),
            fmt: str = typer.Option("png", "--format", help="png or svg.")) -> None:
     """Heatmaps, language matrix, layer curves, language clusters and findings as an HTML page."""
+    from interpeval import validate
     from interpeval.benchmarks.probing.grid import results_frame
     from interpeval.benchmarks.probing.plots import write_probing_report
 
+    validate.output_dir(out, "--out")
+    validate.one_of(metric, ("accuracy", "weighted_f1", "selectivity"), "--metric")
+    validate.one_of(fmt, ("png", "svg"), "--format")
+    validate.store(store, must_exist=True)
     frame = results_frame(store, run_id)
     page = write_probing_report(frame, out, aggregation, probe, metric, fmt)
     console.print(f"wrote {page}")

@@ -26,14 +26,15 @@ def run(
     agg: Annotated[list[str] | None, typer.Option(help="sentence aggregation: sum, max, mean")] = None,
     limit: Annotated[int, typer.Option(help="true positives explained per dataset and classifier; 0 = all")]
     = DEFAULT_LIMIT,
-    official: Annotated[bool, typer.Option(help="ground truth by the original one-separator offset walk")] = False,
+    official: Annotated[bool, typer.Option(help="the originals' setup: ground truth by the one-separator offset "
+                                                     "walk, question fixed (segment=1), LIME num_features=10")] = False,
     data_dir: Annotated[Path | None, typer.Option(help="folder with the full files (default: vendored subsets)")]
     = None,
     out: Annotated[Path, typer.Option(help="output folder for results.json, tables, figures, report.html")]
     = Path("quackie-results"),
     store: Annotated[Path | None, typer.Option(help="results database (default: $INTERPEVAL_STORE or user dir)")]
     = None,
-    qa_model: Annotated[str | None, typer.Option(help="model to explain as QA (default minilm-quackie-qa)")] = None,
+    qa_model: Annotated[str | None, typer.Option(help="model to explain as QA (default minilm-squad)")] = None,
     cls_model: Annotated[str | None, typer.Option(help="model to explain as Classification "
                                                        "(default minilm-quackie-cls)")] = None,
     check: Annotated[bool, typer.Option(help="ground-truth verification (paper Table 2)")] = True,
@@ -45,7 +46,8 @@ def run(
     from rich.console import Console
     from rich.table import Table as RichTable
 
-    from interpeval.benchmarks.quackie.data import DATASETS
+    from interpeval import validate
+    from interpeval.benchmarks.quackie.data import DATASETS, dataset_path
     from interpeval.benchmarks.quackie.run import (
         AGGREGATIONS,
         CLASSIFIERS,
@@ -57,11 +59,31 @@ def run(
     from interpeval.store import Store
 
     console = Console()
+    validate.at_least(limit, 0, "--limit")
+    validate.at_least(batch_size, 1, "--batch-size")
+    for name in classifier or ():
+        validate.one_of(name, list(CLASSIFIERS), "--classifier")
+    for name in agg or ():
+        validate.one_of(name, ("sum", "max", "mean"), "--agg")
+    if data_dir is not None:
+        validate.input_dir(data_dir, "--data-dir")
+    for name in dataset or ():
+        dataset_path(name, data_dir)
+    validate.output_dir(out, "--out")
+    validate.store(store)
+    validate.device(device)
     methods = list(LEADERBOARD)
     if method:
         methods = []
         for spec in method:
-            methods += list(LEADERBOARD) + _other_explainers() if spec == "all" else [parse_method(spec)]
+            if spec == "all":
+                methods += list(LEADERBOARD) + _other_explainers()
+                continue
+            with validate.as_option_error("--method"):
+                parsed = parse_method(spec)
+            if parsed.explainer:
+                validate.explainer_params(parsed.explainer, parsed.params, "--method")
+            methods.append(parsed)
     models = {k: v for k, v in (("QA", qa_model), ("Classification", cls_model)) if v}
     start = time.perf_counter()
     result = run_quackie(dataset or list(DATASETS), classifier or list(CLASSIFIERS), methods,
@@ -92,63 +114,24 @@ def _other_explainers() -> list:
 
 @app.command()
 def train(
-    kind: Annotated[str, typer.Argument(help="cls (answerability classifier) or qa (extractive QA)")],
-    data: Annotated[Path | None, typer.Option(help="SQuAD 2.0-format file whose non-held-out articles are "
-                                                   "trained on (default ../shared/data/squad/squad2-dev-part.json)")]
-    = None,
-    out: Annotated[Path | None, typer.Option(help="artifact folder (default: the shipped minilm-quackie-<kind>)")]
-    = None,
-    base: str = "minilm",
-    epochs: int = 1,
-    max_steps: Annotated[int | None, typer.Option(help="stop after this many steps (0: one epoch)")] = 60,
-    steps_this_run: Annotated[int | None, typer.Option(help="train this many steps, checkpoint and stop; "
-                                                            "re-run the same command to go on")] = None,
-    lr: float = 2e-4,
-    batch_size: int = 16,
-    train_layers: int = 2,
-    max_length: int = 192,
-    mismatch_fraction: float = 0.25,
-    unanswerable_fraction: Annotated[float, typer.Option(help="share of SQuAD 2.0 unanswerable questions used")]
-    = 0.5,
-    seed: int = 0,
+    kind: Annotated[str, typer.Argument(help="cls (answerability classifier) or qa (extractive QA, P(answer))")],
+    data_root: Annotated[Path, typer.Option(help="the shared real-data folder")] = Path("../shared/data"),
+    out: Annotated[Path | None, typer.Option(help="artifact folder (default: ./zoo/<recipe>)")] = None,
+    device: str = "auto",
 ) -> None:
-    """Train one of the two classifiers on the training articles, then score it on the held-out ones."""
-    from interpeval.benchmarks.quackie import training
-    from interpeval.benchmarks.quackie.data import load_squad
-    from interpeval.models import train as trainer
-    from interpeval.models.zoo import artifacts_dir
+    """Train one of the two classifiers with its zoo recipe (``interpeval train recipe``), then score it on
+    QUACKIE's held-out data. The recipe fixes data, split (QUACKIE's articles are never trained on) and settings."""
+    from interpeval import validate
+    from interpeval.models.recipes import run_recipe
 
-    if kind not in training.KINDS:
-        raise ValueError(f"kind must be one of {', '.join(training.KINDS)}, got {kind!r}")
-    data = data or Path(__file__).resolve().parents[4] / "shared" / "data" / "squad" / "squad2-dev-part.json"
-    if not data.is_file():
-        raise FileNotFoundError(f"training data {data} not found; pass --data with a SQuAD 2.0-format file that "
-                                "holds the articles named in quackie.data (e.g. the CS224N SQuAD 2.0 dev split)")
-    out = out or artifacts_dir() / f"minilm-quackie-{kind}"
-    questions = load_squad(data)
-    train_q, held_q = training.split_by_article(questions)
-    build = training.classification_examples if kind == "cls" else training.qa_examples
-    examples = build(training.subsample_unanswerable(train_q, unanswerable_fraction, seed), mismatch_fraction, seed)
-    start = time.perf_counter()
-    n_train = len({q.title for q in train_q})
-    result = trainer.train(
-        training.KINDS[kind], base, examples, out, seed=seed, epochs=epochs, max_steps=max_steps or None, lr=lr,
-        batch_size=batch_size, train_layers=train_layers, max_length=max_length, steps_this_run=steps_this_run,
-        data=f"{data}: the {n_train} articles not held out ({len(train_q)} questions; all answerable, "
-             f"{unanswerable_fraction:.0%} of the unanswerable) + question/context mismatches for "
-             f"{mismatch_fraction:.0%} of the answerable",
-        command=(f"interpeval quackie train {kind} --data {data} --base {base} --epochs {epochs} --max-steps "
-                 f"{max_steps} --lr {lr} --batch-size {batch_size} --train-layers {train_layers} --max-length "
-                 f"{max_length} --mismatch-fraction {mismatch_fraction} --unanswerable-fraction "
-                 f"{unanswerable_fraction} --seed {seed}"),
-        description=f"QUACKIE {'answerability classifier' if kind == 'cls' else 'extractive QA model (P_answer)'} "
-                    f"from MiniLM; held-out articles: {', '.join(training.HELD_OUT_ARTICLES)} and SQuADShifts.")
-    if not result.finished:
-        typer.echo(f"stopped after step {result.steps}; run the same command again to continue")
-        return
-    training.write_split(out, train_q, held_q, str(data), mismatch_fraction, seed, unanswerable_fraction)
-    typer.echo(f"trained {out} on {len(examples)} examples from {len({q.title for q in train_q})} articles "
-               f"in {time.perf_counter() - start:.0f} s")
+    recipes = {"cls": "minilm-quackie-cls", "qa": "minilm-squad"}
+    validate.one_of(kind, list(recipes), "KIND")
+    validate.input_dir(data_root, "--data-root")
+    if out is not None:
+        validate.output_dir(out, "--out")
+    out = out or Path("zoo") / recipes[kind]
+    summary = run_recipe(recipes[kind], data_root, out, device=device)
+    typer.echo(json.dumps(summary["heldout"], indent=1, ensure_ascii=False))
     scores = heldout(classifier=["QA" if kind == "qa" else "Classification"], model=str(out), data_dir=None,
                      max_questions=150)
     (out / "quackie_heldout.json").write_text(json.dumps(scores, indent=1))
@@ -163,11 +146,17 @@ def heldout(
     max_questions: Annotated[int, typer.Option(help="first N questions per dataset (file order); 0 = all")] = 150,
 ) -> dict[str, dict[str, float]]:
     """Answerability accuracy / recall on data the classifiers never saw (held-out articles, SQuADShifts)."""
+    from interpeval import validate
     from interpeval.benchmarks.quackie.data import DATASETS, dataset_path, load_squad
     from interpeval.benchmarks.quackie.run import CLASSIFIERS, training_articles
     from interpeval.benchmarks.quackie.training import evaluate_answerability
     from interpeval.models import load
 
+    validate.at_least(max_questions, 0, "--max-questions")
+    for name in classifier or ():
+        validate.one_of(name, list(CLASSIFIERS), "--classifier")
+    if data_dir is not None:
+        validate.input_dir(data_dir, "--data-dir")
     report = {}
     for label in classifier or list(CLASSIFIERS):
         clf = CLASSIFIERS[label]

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from interpeval import validate
 from interpeval.store import Store
 
 app = typer.Typer(help="Browse and export stored runs.", no_args_is_help=True)
@@ -24,6 +25,7 @@ def _when(ts: float | None) -> str:
 def list_runs(benchmark: str = typer.Option(None, help="Only runs of this benchmark."),
               store: Path = StoreOption) -> None:
     """One line per run: id, benchmark, model, status, instances, time."""
+    validate.store(store, must_exist=True)
     table = RichTable("id", "benchmark", "model", "status", "instances", "elapsed s", "created", "config hash")
     with Store(store) as db:
         for run in db.runs(benchmark):
@@ -35,6 +37,7 @@ def list_runs(benchmark: str = typer.Option(None, help="Only runs of this benchm
 @app.command("show")
 def show(run_id: int, store: Path = StoreOption) -> None:
     """A run's configuration, provenance and run-level metrics."""
+    validate.store(store, must_exist=True)
     with Store(store) as db:
         info = db.get_run(run_id)
         run_metrics = [m for m in db.metrics(run_id) if m["instance_id"] == ""]
@@ -52,7 +55,12 @@ def show(run_id: int, store: Path = StoreOption) -> None:
 @app.command("export")
 def export(run_id: int, path: Path = typer.Argument(..., help="Output file: .csv, .json or .parquet."),
            table: str = typer.Option("metrics", help="metrics or instances"), store: Path = StoreOption) -> None:
-    """Write a run's metrics or per-instance outputs to CSV, JSON or Parquet."""
+    """Write a run's metrics or per-instance outputs to CSV, JSON or Parquet (missing folders are made)."""
+    from interpeval.store.sqlite import EXPORT_SUFFIXES
+
+    validate.one_of(table, ("metrics", "instances"), "--table")
+    validate.output_file(path, "PATH", EXPORT_SUFFIXES)
+    validate.store(store, must_exist=True)
     with Store(store) as db:
         db.get_run(run_id)
         out = db.export(run_id, path, table)

@@ -79,3 +79,33 @@ def _register(kind: str) -> None:
 _SIGNATURE = inspect.signature(_train).replace(parameters=list(inspect.signature(_train).parameters.values())[1:])
 for _kind in KIND_DATA:
     _register(_kind)
+
+
+@app.command("recipe")
+def recipe(
+    name: str = typer.Argument(..., help="a zoo head: minilm-sst2, minilm-squad, me5-small-cmrc, … (--list)"),
+    data_root: Path = typer.Option(Path("../shared/data"), help="the shared real-data folder"),
+    out: Path = typer.Option(None, help="output directory (default: ./zoo/NAME); resumes here"),
+    device: str = typer.Option("auto", help="auto = cuda > mps > cpu"),
+    set_: list[str] = typer.Option([], "--set", help="override a training setting, e.g. --set epochs=1"),
+) -> None:
+    """Reproduce a zoo head from the real data: exact split, dev selection, held-out tests with baselines."""
+    import json
+
+    from interpeval.errors import InterpevalError
+    from interpeval.models.recipes import RECIPES, run_recipe
+
+    if name not in RECIPES:
+        raise InterpevalError(f"unknown recipe {name!r}; recipes: {', '.join(RECIPES)}")
+    overrides: dict[str, object] = {}
+    for item in set_:
+        key, sep, value = item.partition("=")
+        allowed = [*RECIPES[name].settings, "max_steps", "eval_every"]
+        if not sep or key not in allowed:
+            raise InterpevalError(f"--set {item!r}: use KEY=VALUE with KEY one of {', '.join(allowed)}")
+        try:
+            overrides[key] = json.loads(value)
+        except json.JSONDecodeError:
+            raise InterpevalError(f"--set {item!r}: {value!r} is not a number") from None
+    summary = run_recipe(name, data_root, out or Path("zoo") / name, device=device, overrides=overrides)
+    Console().print_json(json.dumps(summary, ensure_ascii=False))

@@ -13,7 +13,7 @@ from typing import Any
 import torch
 from transformers import BatchEncoding
 
-from interpeval.explain.base import special_mask
+from interpeval.explain.base import fixed_mask, special_mask
 from interpeval.models.base import Model, Target
 
 BASELINES = ("zero", "pad")
@@ -78,19 +78,25 @@ def embedding_output(model: Model, enc: BatchEncoding) -> torch.Tensor:
     return captured[0]
 
 
-def baseline_ids(model: Model, enc: BatchEncoding, baseline: str) -> torch.Tensor:
+def baseline_ids(model: Model, enc: BatchEncoding, baseline: str, segment: int | None = None) -> torch.Tensor:
     """Input ids of the reference input for IG / DeepLIFT.
 
     ``"zero"``: every id 0 — Captum's default baseline, used by QUACKIE (for BERT vocabularies id 0 is [PAD]).
     ``"pad"``: ``[CLS] [PAD] … [SEP]``, the special tokens kept and every text token replaced by [PAD].
     Both keep the [MASK] tokens of a masked-LM input, so its target still finds the masked positions.
+    With ``segment`` only that segment is replaced: the special tokens and the other segment keep their ids
+    (question fixed, context attributed), so the other segment's attributions are 0.
     """
     ids = enc["input_ids"]
     if baseline not in BASELINES:
         raise ValueError(f"baseline must be one of {BASELINES}, got {baseline!r}")
     keep = special_mask(model, enc) & (enc["attention_mask"] > 0)
+    if segment is not None:
+        keep = fixed_mask(model, enc, segment) & (enc["attention_mask"] > 0)
     if baseline == "zero":
-        keep = keep & (ids == model.tokenizer.mask_token_id) if model.kind == "masked-lm" else torch.zeros_like(keep)
+        if segment is None:
+            masked = special_mask(model, enc) & (ids == model.tokenizer.mask_token_id)
+            keep = keep & masked if model.kind == "masked-lm" else torch.zeros_like(keep)
         return torch.where(keep, ids, torch.zeros_like(ids))
     pad = model.tokenizer.pad_token_id
     if pad is None:

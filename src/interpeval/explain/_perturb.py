@@ -13,21 +13,23 @@ import numpy as np
 import torch
 from transformers import BatchEncoding
 
-from interpeval.explain.base import Explainer, special_mask
+from interpeval.explain.base import Explainer, fixed_mask
 from interpeval.models.base import Model, Target
 
 REMOVALS = ("attention", "mask", "pad", "unk")
 UNITS = ("word", "token")
 
 
-def word_features(model: Model, enc: BatchEncoding, row: int = 0, unit: str = "word") -> tuple[torch.Tensor, int]:
+def word_features(model: Model, enc: BatchEncoding, row: int = 0, unit: str = "word",
+                  segment: int | None = None) -> tuple[torch.Tensor, int]:
     """Feature id per token of ``row`` (-1: never perturbed) and the number of features.
 
-    ``unit="word"`` groups subwords into whitespace words; ``unit="token"`` makes every subword its own feature.
+    ``unit="word"`` groups subwords into whitespace words; ``unit="token"`` makes every subword its own feature;
+    with ``segment`` only that segment's tokens are features (the other segment stays fixed).
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {UNITS}, got {unit!r}")
-    fixed = (special_mask(model, enc)[row] | (enc["attention_mask"][row] == 0)).tolist()
+    fixed = fixed_mask(model, enc, segment)[row].tolist()
     offsets = enc["offset_mapping"][row]
     seq = enc.sequence_ids(row)
     ids = []
@@ -56,15 +58,25 @@ def spread(feature_scores: np.ndarray, feature_of_token: torch.Tensor, n_feature
     return out
 
 
+#: Captum hands every perturbation of an input to :class:`PresenceScore` in one call; it batches them itself
+ALL_AT_ONCE = 1 << 20
+
+
 class PresenceScore:
     """``presence [N, F] → model.score [N]`` for one input whose features are switched on (1) or off (0).
 
     ``removal`` says what a switched-off token becomes: ``"attention"`` (left out of attention — the token is
     deleted without shifting positions or re-tokenising), or replaced by ``"mask"`` / ``"pad"`` / ``"unk"``.
+
+    Identical perturbations are scored once. With ``"attention"`` removal on a BERT-type classifier or regressor
+    (absolute positions, the target read from [CLS]) the removed tokens are cut out instead of masked — each kept
+    token keeps its position and token type ids, so the kept tokens' hidden states are the same as with the
+    attention mask, up to float rounding — and the shortened rows are scored ``batch`` at a time in order of
+    length, so a batch computes little padding. Other models and removals are scored at full length.
     """
 
     def __init__(self, model: Model, enc: BatchEncoding, row: int, target: Target, feature_of_token: torch.Tensor,
-                 removal: str = "attention") -> None:
+                 removal: str = "attention", batch: int = 32) -> None:
         if removal not in REMOVALS:
             raise ValueError(f"removal must be one of {REMOVALS}, got {removal!r}")
         self.model = model
@@ -73,31 +85,65 @@ class PresenceScore:
         self.feature_of_token = feature_of_token
         self.perturbable = feature_of_token >= 0
         self.removal = removal
+        self.batch = max(1, int(batch))
         self.replacement = None
         if removal != "attention":
             self.replacement = getattr(model.tokenizer, f"{removal}_token_id")
             if self.replacement is None:
                 raise ValueError(f"the tokenizer of {model.name} has no {removal} token; use removal='attention'")
+        config = model.hf.config
+        self.compact = (removal == "attention" and model.kind in ("sequence-classification", "regression")
+                        and config.model_type == "bert"
+                        and getattr(config, "position_embedding_type", "absolute") == "absolute")
+        self.rows_scored = 0  # distinct perturbations scored (model rows)
 
     def __call__(self, presence: torch.Tensor) -> torch.Tensor:
-        n = presence.shape[0]
         with torch.inference_mode():
             on = presence[:, self.feature_of_token.clamp(min=0)] > 0.5
             keep = on | ~self.perturbable
-            inputs = {k: v.expand(n, -1) for k, v in self.inputs.items()}
-            if self.removal == "attention":
-                inputs["attention_mask"] = inputs["attention_mask"] * keep
-            else:
-                inputs["input_ids"] = torch.where(keep, inputs["input_ids"], self.replacement)
-            scores = self.model.score(inputs, self.target)
+            unique, inverse = torch.unique(keep, dim=0, return_inverse=True)
+            scores = self._compact(unique) if self.compact else self._full(unique)
+            self.rows_scored += unique.shape[0]
+            scores = scores[inverse]
         return scores.clone()  # a normal tensor, usable outside inference mode by Captum
+
+    def _full(self, keep: torch.Tensor) -> torch.Tensor:
+        out = []
+        for start in range(0, keep.shape[0], self.batch):
+            part = keep[start:start + self.batch]
+            inputs = {k: v.expand(part.shape[0], -1) for k, v in self.inputs.items()}
+            if self.removal == "attention":
+                inputs["attention_mask"] = inputs["attention_mask"] * part
+            else:
+                inputs["input_ids"] = torch.where(part, inputs["input_ids"], self.replacement)
+            out.append(self.model.score(inputs, self.target))
+        return torch.cat(out)
+
+    def _compact(self, keep: torch.Tensor) -> torch.Tensor:
+        lengths = keep.sum(-1)
+        order = torch.argsort(lengths, stable=True)
+        # the kept positions of each row first, in their original order
+        positions = torch.argsort((~keep).to(torch.int8), dim=-1, stable=True)
+        out = torch.empty(keep.shape[0], device=keep.device)
+        for start in range(0, keep.shape[0], self.batch):
+            rows = order[start:start + self.batch]
+            width = int(lengths[rows].max())
+            pos = positions[rows, :width]
+            inputs = {k: v[0][pos] for k, v in self.inputs.items() if k != "attention_mask"}
+            inputs["attention_mask"] = (torch.arange(width, device=keep.device)[None, :]
+                                        < lengths[rows][:, None]).long()
+            inputs["position_ids"] = pos
+            out[rows] = self.model.score(inputs, self.target).float()
+        return out
 
 
 class WordPerturbationExplainer(Explainer):
     """Shared frame of the perturbation methods: one input per call, features = words (or subwords).
 
-    Subclasses set ``unit``, ``removal`` and ``batch_size`` in ``__init__`` and implement ``_feature_scores``,
-    which runs their Captum method on the ``[1, n]`` presence vector and returns one score per feature.
+    Subclasses set ``unit``, ``removal``, ``segment`` and ``batch_size`` in ``__init__`` and implement
+    ``_feature_scores``, which runs their Captum method on the ``[1, n]`` presence vector and returns one score per
+    feature; ``batch`` is how many perturbations Captum passes per call (all of them: :class:`PresenceScore` dedups,
+    shortens and batches them by ``batch_size``).
     """
 
     rows_per_call = 1
@@ -105,13 +151,13 @@ class WordPerturbationExplainer(Explainer):
     removal: str = "attention"
 
     def _attribute(self, model: Model, enc: BatchEncoding, target: Target) -> np.ndarray:
-        feature_of_token, n = word_features(model, enc, 0, self.unit)
+        feature_of_token, n = word_features(model, enc, 0, self.unit, self.segment)
         if n == 0:
             return np.zeros((1, enc["input_ids"].shape[1]))
-        forward = PresenceScore(model, enc, 0, target, feature_of_token, self.removal)
+        forward = PresenceScore(model, enc, 0, target, feature_of_token, self.removal, self._batch_size(model))
         device = feature_of_token.device
         values = self._feature_scores(forward, torch.ones(1, n, device=device),
-                                      torch.arange(n, device=device)[None], self._batch_size(model))
+                                      torch.arange(n, device=device)[None], ALL_AT_ONCE)
         return spread(values.detach().cpu().numpy().reshape(-1), feature_of_token, n)[None]
 
     def _feature_scores(self, forward: PresenceScore, present: torch.Tensor, feature_mask: torch.Tensor,

@@ -7,7 +7,10 @@ Three readings of one attention matrix ``A[head, query, key]`` of layer ``layer`
 - ``query="mask"``: the PLM benchmark's masked-segment reading — the attention from the [MASK] positions (the
   masked segment) to each token, averaged over the [MASK] queries. With ``official=True`` it is exactly TrustAI's
   ``attention_predict_fn_on_paddlenlp_pretrain``: the *pre-softmax* scaled scores ``q·kᵀ/√d``, **summed** over
-  heads, summed over the [MASK] rows and divided by their number, with no attention mask (QUIRK, REFERENCE §4).
+  heads, summed over the [MASK] rows and divided by their number, with no attention mask (QUIRK, REFERENCE §4);
+- ``query="mask_key"``: the other direction — the attention each token pays *to* the [MASK] positions ([MASK] as
+  key), averaged over the [MASK] columns and the heads. The PLM benchmark paper's formula and TrustAI's code
+  disagree on the direction; this reading offers the one TrustAI does not implement.
 
 The scores are computed from the layer's own query/key projections (captured with forward hooks), so no
 attention implementation needs switching; for BERT-family self-attention the softmax equals the model's weights.
@@ -25,7 +28,7 @@ from interpeval.explain.base import Explainer
 from interpeval.explain.registry import register
 from interpeval.models.base import Model, Target
 
-QUERIES = ("cls", "mean", "mask")
+QUERIES = ("cls", "mean", "mask", "mask_key")
 
 
 def self_attention_modules(model: Model) -> list[torch.nn.Module]:
@@ -86,8 +89,10 @@ class Attention(Explainer):
             rows = mask.float()
         else:
             if model.tokenizer.mask_token_id is None:
-                raise ValueError(f"query='mask' needs a tokenizer with a [MASK] token ({model.name} has none)")
+                raise ValueError(f"query={self.query!r} needs a tokenizer with a [MASK] token ({model.name} has none)")
             rows = (enc["input_ids"] == model.tokenizer.mask_token_id).float()
             if bool((rows.sum(1) == 0).any()):
-                raise ValueError("query='mask' needs at least one [MASK] token in every input")
+                raise ValueError(f"query={self.query!r} needs at least one [MASK] token in every input")
+            if self.query == "mask_key":
+                return ((matrix * rows[:, None, :]).sum(2) / rows.sum(1, keepdim=True)).cpu().numpy()
         return ((rows[:, :, None] * matrix).sum(1) / rows.sum(1, keepdim=True)).cpu().numpy()

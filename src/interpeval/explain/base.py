@@ -46,6 +46,10 @@ class Explainer:
 
     batch_size: int | None = None
     seed: int | None = None
+    #: attribute only this input segment (0: the text, 1: the pair) and hold the other one fixed, as QUACKIE's
+    #: originals do (question fixed, context attributed); ``None`` attributes every text token. Explainers that
+    #: support it take ``segment`` as a constructor parameter.
+    segment: int | None = None
 
     # -------------------------------------------------------------------------------------------- params
     def get_params(self) -> dict[str, Any]:
@@ -68,6 +72,8 @@ class Explainer:
             pairs = [pairs] if isinstance(pairs, str) else list(pairs)
             if len(pairs) != len(texts):
                 raise ValueError(f"pairs has {len(pairs)} items but texts has {len(texts)}")
+        if self.segment is not None and (self.segment not in (0, 1) or (self.segment == 1 and pairs is None)):
+            raise ValueError(f"segment must be 0 (the text) or 1 (the pair, which needs pairs), got {self.segment!r}")
         if model.kind not in self.kinds:
             raise ValueError(f"explainer {self.name or type(self).__name__!r} does not support {model.kind} models "
                              f"(supports: {', '.join(self.kinds)})")
@@ -145,6 +151,17 @@ def special_mask(model: Model, enc: BatchEncoding) -> torch.Tensor:
     if model.kind == "masked-lm":
         special |= enc["input_ids"] == model.tokenizer.mask_token_id
     return special
+
+
+def fixed_mask(model: Model, enc: BatchEncoding, segment: int | None = None) -> torch.Tensor:
+    """``Tensor[B, L]`` bool: tokens an explainer must leave as they are — :func:`special_mask`, padding, and with
+    ``segment`` every token of the other segment."""
+    fixed = special_mask(model, enc) | (enc["attention_mask"] == 0)
+    if segment is not None:
+        other = torch.tensor([[s is not None and s != segment for s in enc.sequence_ids(r)]
+                              for r in range(enc["input_ids"].shape[0])], device=fixed.device)
+        fixed |= other
+    return fixed
 
 
 def _make(enc: BatchEncoding, row: int, scores: np.ndarray, text: str, pair: str | None, target: Target,

@@ -19,20 +19,22 @@ from interpeval.models.base import Model, Target
 
 @register("deeplift")
 class DeepLift(Explainer):
-    """DeepLIFT against ``baseline`` ``"zero"`` (all ids 0) or ``"pad"`` ([CLS] [PAD] … [SEP])."""
+    """DeepLIFT against ``baseline`` ``"zero"`` (all ids 0) or ``"pad"`` ([CLS] [PAD] … [SEP]); ``segment`` as
+    :class:`~interpeval.explain.integrated_gradients.IntegratedGradients` (the other segment stays in the baseline)."""
 
     needs_gradients = True
     signed = True
 
-    def __init__(self, baseline: str = "zero", batch_size: int | None = None) -> None:
+    def __init__(self, baseline: str = "zero", batch_size: int | None = None, segment: int | None = None) -> None:
         self.baseline = baseline
         self.batch_size = batch_size
+        self.segment = segment
 
     def _attribute(self, model: Model, enc: BatchEncoding, target: Target) -> np.ndarray:
         method = LayerDeepLift(ScoreModule(model, target), model.embedding_layer(), multiply_by_inputs=True)
         scores = []
         step = max(1, self._batch_size(model) // 2)  # DeepLIFT runs inputs and baselines in one batch
-        baselines = baseline_ids(model, enc, self.baseline)
+        baselines = baseline_ids(model, enc, self.baseline, self.segment)
         for start in range(0, enc["input_ids"].shape[0], step):
             part = slice(start, start + step)
             mask, types = forward_args(enc)

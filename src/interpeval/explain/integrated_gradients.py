@@ -21,24 +21,28 @@ class IntegratedGradients(Explainer):
     """IG with ``n_steps`` (QUACKIE: 50), ``baseline`` ``"zero"`` (all ids 0, Captum's and QUACKIE's default) or
     ``"pad"`` ([CLS] [PAD] … [SEP]), Captum's ``method`` (``gausslegendre`` default, or ``riemann_*``) and
     ``internal_batch_size`` rows per forward pass (default: ``batch_size``, itself defaulting to the model's).
+    ``segment`` (0 or 1) attributes only that segment: the baseline keeps the special tokens and the other segment
+    (QUACKIE's originals: question fixed, context attributed, ``segment=1``).
     """
 
     needs_gradients = True
     signed = True
 
     def __init__(self, n_steps: int = 50, baseline: str = "zero", method: str = "gausslegendre",
-                 internal_batch_size: int | None = None, batch_size: int | None = None) -> None:
+                 internal_batch_size: int | None = None, batch_size: int | None = None,
+                 segment: int | None = None) -> None:
         self.n_steps = n_steps
         self.baseline = baseline
         self.method = method
         self.internal_batch_size = internal_batch_size
         self.batch_size = batch_size
+        self.segment = segment
 
     def _attribute(self, model: Model, enc: BatchEncoding, target: Target) -> np.ndarray:
         if self.n_steps < 1:
             raise ValueError(f"n_steps must be >= 1, got {self.n_steps}")
         ig = LayerIntegratedGradients(ScoreModule(model, target), model.embedding_layer())
-        attributions = ig.attribute(enc["input_ids"], baselines=baseline_ids(model, enc, self.baseline),
+        attributions = ig.attribute(enc["input_ids"], baselines=baseline_ids(model, enc, self.baseline, self.segment),
                                     additional_forward_args=forward_args(enc), n_steps=self.n_steps,
                                     method=self.method,
                                     internal_batch_size=self.internal_batch_size or self._batch_size(model))

@@ -15,19 +15,24 @@ from interpeval.explain.registry import register
 
 @register("kernel_shap")
 class KernelShap(WordPerturbationExplainer):
-    """Kernel SHAP with ``n_samples`` coalitions (QUACKIE: 10 or 100) against the all-words-removed baseline."""
+    """Kernel SHAP with ``n_samples`` coalitions (QUACKIE: 10 or 100) against the all-words-removed baseline.
+
+    ``segment`` (0 or 1) makes only that segment's words players; the other segment is present in every coalition
+    (QUACKIE: ``segment=1``, the question fixed).
+    """
 
     needs_gradients = False
     signed = True
     stochastic = True
 
     def __init__(self, n_samples: int = 500, unit: str = "word", removal: str = "attention", seed: int | None = 0,
-                 batch_size: int | None = None) -> None:
+                 batch_size: int | None = None, segment: int | None = None) -> None:
         self.n_samples = n_samples
         self.unit = unit
         self.removal = removal
         self.seed = seed
         self.batch_size = batch_size
+        self.segment = segment
 
     def _feature_scores(self, forward: PresenceScore, present: torch.Tensor, feature_mask: torch.Tensor,
                         batch: int) -> torch.Tensor:

@@ -15,15 +15,18 @@ from interpeval.explain.registry import register
 
 @register("occlusion")
 class Occlusion(WordPerturbationExplainer):
-    """Leave-one-word-out (``unit="word"``) or leave-one-subword-out (``unit="token"``)."""
+    """Leave-one-word-out (``unit="word"``) or leave-one-subword-out (``unit="token"``); ``segment`` (0 or 1)
+    occludes only that segment's words."""
 
     needs_gradients = False
     signed = True
 
-    def __init__(self, unit: str = "word", removal: str = "attention", batch_size: int | None = None) -> None:
+    def __init__(self, unit: str = "word", removal: str = "attention", batch_size: int | None = None,
+                 segment: int | None = None) -> None:
         self.unit = unit
         self.removal = removal
         self.batch_size = batch_size
+        self.segment = segment
 
     def _feature_scores(self, forward: PresenceScore, present: torch.Tensor, feature_mask: torch.Tensor,
                         batch: int) -> torch.Tensor:

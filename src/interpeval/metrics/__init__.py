@@ -1,5 +1,5 @@
 """Every evaluation number of the five systems, as pure functions with declared metadata."""
 
-from interpeval.metrics.base import FAMILIES, Metric, MetricInfo, get, names, register
+from interpeval.metrics.base import FAMILIES, Evidence, Metric, MetricInfo, get, names, register
 
-__all__ = ["FAMILIES", "Metric", "MetricInfo", "get", "names", "register"]
+__all__ = ["FAMILIES", "Evidence", "Metric", "MetricInfo", "get", "names", "register"]

@@ -17,7 +17,7 @@ from transformers import BatchEncoding
 KINDS = ("masked-lm", "sequence-classification", "regression", "extractive-qa", "multiple-choice", "encoder")
 
 #: the keys of an ``inputs`` dict that reach the HF forward pass; anything else (offsets) is ignored.
-MODEL_INPUTS = ("input_ids", "inputs_embeds", "attention_mask", "token_type_ids")
+MODEL_INPUTS = ("input_ids", "inputs_embeds", "attention_mask", "token_type_ids", "position_ids")
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from transformers import BatchEncoding
 
-from interpeval.models.base import Model, Target, _as_list
+from interpeval.models.base import MODEL_INPUTS, Model, Target, _as_list
 
 
 def _pick(probs: torch.Tensor, index: int | None) -> torch.Tensor:
@@ -83,11 +83,34 @@ class MaskedLMModel(Model):
                              "Target.params['positions'] to find the [MASK] positions")
         return inputs["input_ids"] == self.tokenizer.mask_token_id
 
+    def lm_head(self) -> torch.nn.Module:
+        """The vocabulary head (BERT ``cls``, RoBERTa / XLM-R ``lm_head``)."""
+        for name in ("cls", "lm_head", "predictions", "generator_lm_head"):
+            head = getattr(self.hf, name, None)
+            if head is not None:
+                return head
+        raise ValueError(f"{self.name}: no masked-LM head found (cls / lm_head)")
+
+    def score(self, inputs: dict[str, Any], target: Target) -> torch.Tensor:
+        """As :meth:`Model.score`, but the vocabulary head runs only at the [MASK] positions: the target reads
+        nothing else, and for a 250k-piece vocabulary (multilingual-e5) the head costs more than the encoder."""
+        self.check_target(target)
+        model_inputs = {k: inputs[k] for k in MODEL_INPUTS if inputs.get(k) is not None}
+        if "input_ids" in model_inputs and "inputs_embeds" in model_inputs:
+            model_inputs.pop("input_ids")
+        hidden = self.hf.base_model(**model_inputs).last_hidden_state
+        mask = self._mask(inputs, target, hidden.shape)
+        return self._pick_masked(self.lm_head()(hidden[mask]), mask, target).float()
+
     def _score(self, output: Any, inputs: dict[str, Any], target: Target) -> torch.Tensor:
         logits = output.logits
         mask = self._mask(inputs, target, logits.shape)
+        return self._pick_masked(logits[mask], mask, target)
+
+    def _pick_masked(self, logits: torch.Tensor, mask: torch.Tensor, target: Target) -> torch.Tensor:
+        """Per row, the summed probability of the target's token at each [MASK] (``logits``: [n_masks, V])."""
         rows = mask.nonzero(as_tuple=True)[0]
-        probs = torch.softmax(logits[mask], dim=-1)  # [n_masks, vocab]
+        probs = torch.softmax(logits, dim=-1)  # [n_masks, vocab]
         if target.token_ids is None:
             picked = probs.max(dim=-1).values
         else:
@@ -98,7 +121,7 @@ class MaskedLMModel(Model):
             slot = (mask.cumsum(1) - 1)[mask]  # k-th mask of its row
             gold = torch.tensor(target.token_ids, device=logits.device)[slot]
             picked = probs.gather(1, gold[:, None])[:, 0]
-        return torch.zeros(logits.shape[0], dtype=picked.dtype, device=logits.device).index_add(0, rows, picked)
+        return torch.zeros(mask.shape[0], dtype=picked.dtype, device=logits.device).index_add(0, rows, picked)
 
     def predict(self, texts: str | Sequence[str], pairs: Sequence[str] | None = None) -> list[list[int]]:
         """Predicted token id at each [MASK] position, per text."""
@@ -107,6 +130,44 @@ class MaskedLMModel(Model):
             best = res.logits.argmax(-1)
             mask = enc["input_ids"] == self.tokenizer.mask_token_id
             out.extend(best[row][mask[row]].tolist() for row in range(best.shape[0]))
+        return out
+
+    def answer_ids(self, answer: str) -> tuple[int, ...]:
+        """The token ids of ``answer`` as the masked segment that stands for it: one [MASK] per id.
+
+        The answer is tokenised on its own (no special tokens); a leading piece that decodes to nothing (the lone
+        sentencepiece ``▁`` that XLM-R puts before text without a space, e.g. Chinese) is dropped.
+        """
+        ids = list(self.tokenizer(answer, add_special_tokens=False)["input_ids"])
+        while len(ids) > 1 and not self.tokenizer.decode(ids[:1]).strip():
+            ids.pop(0)
+        if not ids:
+            raise ValueError(f"the answer {answer!r} has no tokens for {self.name}")
+        return tuple(int(i) for i in ids)
+
+    def fill_mask(self, texts: str | Sequence[str], k: int = 3) -> list[list[tuple[tuple[int, ...], float]]]:
+        """The ``k`` best fillings of each text's masked segment, best first, as ``(token ids, log-probability)``.
+
+        A segment of n [MASK] tokens (an n-token answer) is predicted in one forward pass; a filling's score is the
+        sum of the per-position log-probabilities (the positions are scored independently, as a masked LM
+        predicts them), and the k best sequences are found exactly by a beam of width k over the positions.
+        """
+        if k < 1:
+            raise ValueError(f"k must be >= 1, got {k}")
+        out: list[list[tuple[tuple[int, ...], float]]] = []
+        for enc, res in self._batches(_as_list(texts, "texts"), None):
+            logp = torch.log_softmax(res.logits.float(), dim=-1)
+            mask = enc["input_ids"] == self.tokenizer.mask_token_id
+            for row in range(logp.shape[0]):
+                positions = mask[row].nonzero(as_tuple=True)[0]
+                if len(positions) == 0:
+                    raise ValueError(f"text {len(out)} has no {self.tokenizer.mask_token} token to fill")
+                top = logp[row, positions].topk(min(k, logp.shape[-1]), dim=-1)
+                beams: list[tuple[tuple[int, ...], float]] = [((), 0.0)]
+                for values, ids in zip(top.values.tolist(), top.indices.tolist(), strict=True):
+                    grown = [(seq + (i,), score + v) for seq, score in beams for v, i in zip(values, ids, strict=True)]
+                    beams = sorted(grown, key=lambda item: -item[1])[:k]
+                out.append(beams)
         return out
 
 

@@ -143,12 +143,12 @@ def _overlay(path: Path, kind: str | None) -> tuple[Any, Any, Any, str]:
     hf, tokenizer, _, kind = _parts(base, meta["kind"], meta.get("num_labels"), warn=False)  # the overlay has the head
     state = load_file(str(path / OVERLAY_WEIGHTS))
     evidence_state = {k.split(".", 1)[1]: v.float() for k, v in state.items() if k.startswith("evidence_head.")}
-    model_state = {k: v for k, v in state.items() if not k.startswith("evidence_head.")}
     own = hf.state_dict()
-    unknown = sorted(set(model_state) - set(own))
+    merged = apply_overlay({k: v for k, v in state.items() if not k.startswith("evidence_head.")}, own)
+    unknown = sorted(set(merged) - set(own))
     if unknown:
         raise InterpevalError(f"{path / OVERLAY_WEIGHTS}: tensors {unknown[:3]} do not exist in base {base!r}")
-    hf.load_state_dict({k: v.to(own[k].dtype) for k, v in model_state.items()}, strict=False)
+    hf.load_state_dict(merged, strict=False)
     if "id2label" in meta:
         hf.config.id2label = {int(k): v for k, v in meta["id2label"].items()}
         hf.config.label2id = {v: int(k) for k, v in meta["id2label"].items()}
@@ -157,3 +157,25 @@ def _overlay(path: Path, kind: str | None) -> tuple[Any, Any, Any, str]:
         evidence = torch.nn.Linear(evidence_state["weight"].shape[1], 2)
         evidence.load_state_dict(evidence_state)
     return hf, tokenizer, evidence, kind
+
+
+def apply_overlay(stored: dict[str, torch.Tensor], base: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """The full tensors an overlay describes: ``name`` is a value, ``name.delta`` a change to the base, and
+    ``name.q8`` + ``name.q8scale`` an int8 change with one scale per row (what full fine-tuning stores)."""
+    out: dict[str, torch.Tensor] = {}
+    for key, tensor in stored.items():
+        if key.endswith(".q8scale"):
+            continue
+        if key.endswith(".q8"):
+            name = key[:-3]
+            delta = tensor.float() * stored[f"{name}.q8scale"].float()[:, None]
+        elif key.endswith(".delta"):
+            name, delta = key[:-6], tensor.float()
+        else:
+            name, delta = key, None
+        if name not in base:
+            out[name] = tensor  # reported as unknown by the caller
+            continue
+        target = base[name]
+        out[name] = (target.float() + delta).to(target.dtype) if delta is not None else tensor.to(target.dtype)
+    return out

@@ -27,7 +27,7 @@ import torch
 
 from interpeval.errors import DataError, InterpevalError
 from interpeval.models.base import Model
-from interpeval.models.load import EVIDENCE_WEIGHTS, OVERLAY_JSON, OVERLAY_WEIGHTS, load
+from interpeval.models.load import OVERLAY_JSON, OVERLAY_WEIGHTS, load
 
 CHECKPOINT = "checkpoint.pt"
 
@@ -205,12 +205,45 @@ def _char_to_tokens(enc: Any, row: int, start: int, text: str) -> tuple[int, int
     return (inside[0], inside[-1]) if inside else (0, 0)
 
 
-def _mask_tokens(model: Model, input_ids: torch.Tensor, special: torch.Tensor,
-                 generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
-    """BERT masking: 15% of real tokens are predicted; of those 80% → [MASK], 10% → random, 10% kept."""
-    ids = input_ids.clone()
-    chosen = (torch.rand(ids.shape, generator=generator) < 0.15) & ~special
-    labels = torch.where(chosen, ids, torch.full_like(ids, -100))
+def _is_cjk(token: str) -> bool:
+    return any("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in token)
+
+
+def word_units(enc: Any, row: int, tokens: Sequence[str]) -> list[list[int]]:
+    """Token positions grouped into whole words (special tokens and padding left out).
+
+    Words are the tokenizer's pre-tokenized words; a token with CJK characters is a word of its own, since
+    Chinese text has no spaces and a pre-tokenized "word" would be a whole clause.
+    """
+    words = enc.word_ids(row)
+    units: list[list[int]] = []
+    previous = None
+    for pos, word in enumerate(words):
+        if word is None or (enc.sequence_ids(row)[pos] is None):
+            previous = None
+            continue
+        if units and word == previous and not _is_cjk(tokens[pos]) and not _is_cjk(tokens[units[-1][-1]]):
+            units[-1].append(pos)
+        else:
+            units.append([pos])
+        previous = word
+    return units
+
+
+def _mask_words(model: Model, enc: Any, generator: torch.Generator, rate: float = 0.15
+                ) -> tuple[torch.Tensor, torch.Tensor]:
+    """Whole-word masking: ``rate`` of the words of each row are predicted (all their tokens); of the predicted
+    tokens 80% → [MASK], 10% → a random token, 10% kept. Labels are -100 everywhere else."""
+    ids = enc["input_ids"].cpu().clone()
+    labels = torch.full_like(ids, -100)
+    for row in range(ids.shape[0]):
+        units = word_units(enc, row, model.tokenizer.convert_ids_to_tokens(ids[row].tolist()))
+        if not units:
+            continue
+        count = max(1, int(round(rate * len(units))))
+        for unit in torch.randperm(len(units), generator=generator)[:count].tolist():
+            labels[row, units[unit]] = ids[row, units[unit]]
+    chosen = labels != -100
     roll = torch.rand(ids.shape, generator=generator)
     ids[chosen & (roll < 0.8)] = model.tokenizer.mask_token_id
     rand = chosen & (roll >= 0.8) & (roll < 0.9)
@@ -219,7 +252,7 @@ def _mask_tokens(model: Model, input_ids: torch.Tensor, special: torch.Tensor,
 
 
 def _batch(model: Model, kind: str, examples: Sequence[Any], generator: torch.Generator | None = None) -> dict:
-    """Model inputs plus the training targets of a batch of examples."""
+    """Model inputs plus the training targets of a batch of examples (padded to its longest item)."""
     if kind in ("sequence-classification", "regression"):
         pairs = [e.pair for e in examples]
         enc = model.tokenize([e.text for e in examples], None if all(p is None for p in pairs) else pairs)
@@ -235,39 +268,67 @@ def _batch(model: Model, kind: str, examples: Sequence[Any], generator: torch.Ge
     if kind == "extractive-qa":
         enc = model.tokenize([e.question for e in examples], [e.context for e in examples])
         spans = [_char_to_tokens(enc, i, e.answer_start, e.answer_text) for i, e in enumerate(examples)]
+        # an answer cut off by truncation would teach "no answer": such rows are left out of the loss
+        keep = [e.answer_start < 0 or span != (0, 0) for e, span in zip(examples, spans, strict=True)]
         out = {"inputs": enc, "start": torch.tensor([s for s, _ in spans], device=model.device),
-               "end": torch.tensor([t for _, t in spans], device=model.device)}
+               "end": torch.tensor([t for _, t in spans], device=model.device),
+               "keep": torch.tensor(keep, device=model.device)}
         if any(e.evidence_text for e in examples):
             ev = [_char_to_tokens(enc, i, e.evidence_start if e.evidence_start is not None else -1,
                                   e.evidence_text or "") for i, e in enumerate(examples)]
             out["evidence_start"] = torch.tensor([s for s, _ in ev], device=model.device)
             out["evidence_end"] = torch.tensor([t for _, t in ev], device=model.device)
+            out["evidence_keep"] = torch.tensor([span != (0, 0) for span in ev], device=model.device)
         return out
     enc = model.tokenize([e.text for e in examples])
-    special = torch.tensor([model.tokenizer.get_special_tokens_mask(row, already_has_special_tokens=True)
-                            for row in enc["input_ids"].tolist()], dtype=torch.bool)
-    ids, labels = _mask_tokens(model, enc["input_ids"].cpu(), special | (enc["attention_mask"].cpu() == 0),
-                               generator or torch.Generator().manual_seed(0))
+    ids, labels = _mask_words(model, enc, generator or torch.Generator().manual_seed(0))
     enc["input_ids"] = ids.to(model.device)
     return {"inputs": enc, "labels": labels.to(model.device)}
 
 
+def _mlm_head(hf: Any) -> torch.nn.Module:
+    for name in ("cls", "lm_head", "predictions", "generator_lm_head"):
+        head = getattr(hf, name, None)
+        if head is not None:
+            return head
+    raise ValueError(f"{type(hf).__name__}: no masked-LM head found (cls / lm_head)")
+
+
+def masked_logits(model: Model, inputs: dict[str, Any], positions: torch.Tensor) -> torch.Tensor:
+    """Vocabulary logits at the ``positions`` mask only: the head never runs on the other tokens, which matters
+    for a 250k-piece vocabulary (multilingual-e5)."""
+    from interpeval.models.base import MODEL_INPUTS
+
+    model_inputs = {k: inputs[k] for k in MODEL_INPUTS if k != "inputs_embeds" and inputs.get(k) is not None}
+    hidden = model.hf.base_model(**model_inputs).last_hidden_state
+    return _mlm_head(model.hf)(hidden[positions])
+
+
+def _masked_ce(logits: torch.Tensor, target: torch.Tensor, keep: torch.Tensor) -> torch.Tensor:
+    losses = torch.nn.functional.cross_entropy(logits.float(), target, reduction="none")
+    return (losses * keep).sum() / keep.sum().clamp_min(1)
+
+
 def _loss(model: Model, kind: str, batch: dict, evidence_lambda: float) -> torch.Tensor:
-    """Cross-entropy (MSE for regression); QA: mean of start/end CE + λ · the same on the evidence head."""
-    out = model.forward(batch["inputs"])
+    """Cross-entropy (MSE for regression); masked-lm only at the masked tokens; QA: mean of start/end CE over
+    the rows whose answer survived truncation, + λ · the same on the evidence head."""
     ce = torch.nn.functional.cross_entropy
+    if kind == "masked-lm":
+        chosen = batch["labels"] != -100
+        return ce(masked_logits(model, batch["inputs"], chosen).float(), batch["labels"][chosen])
+    out = model.forward(batch["inputs"])
     if kind == "regression":
         return torch.nn.functional.mse_loss(out.logits[:, 0].float(), batch["labels"])
     if kind == "sequence-classification":
         return ce(out.logits.float(), batch["labels"])
     if kind == "multiple-choice":
         return ce(out.logits.float().masked_fill(~batch["valid"], float("-inf")), batch["labels"])
-    if kind == "masked-lm":
-        return ce(out.logits.float().view(-1, out.logits.shape[-1]), batch["labels"].view(-1), ignore_index=-100)
-    loss = (ce(out.start_logits.float(), batch["start"]) + ce(out.end_logits.float(), batch["end"])) / 2
+    keep = batch["keep"].float()
+    loss = (_masked_ce(out.start_logits, batch["start"], keep) + _masked_ce(out.end_logits, batch["end"], keep)) / 2
     if "evidence_start" in batch and model.evidence_head is not None:
-        evidence = (ce(out["evidence_start_logits"].float(), batch["evidence_start"])
-                    + ce(out["evidence_end_logits"].float(), batch["evidence_end"])) / 2
+        ev_keep = batch["evidence_keep"].float()
+        evidence = (_masked_ce(out["evidence_start_logits"], batch["evidence_start"], ev_keep)
+                    + _masked_ce(out["evidence_end_logits"], batch["evidence_end"], ev_keep)) / 2
         loss = loss + evidence_lambda * evidence
     return loss
 
@@ -328,30 +389,42 @@ def evaluate(model: Model, kind: str, examples: Sequence[Any], seed: int = 0) ->
             scores["evidence_f1"] = float(np.mean(ev))
         return scores
     generator = torch.Generator().manual_seed(seed)
-    hits = total = 0
+    top1 = top3 = total = 0
     with torch.no_grad():
         for start in range(0, len(examples), model.batch_size):
             batch = _batch(model, kind, examples[start:start + model.batch_size], generator)
-            pred = model.forward(batch["inputs"]).logits.argmax(-1)
             chosen = batch["labels"] != -100
-            hits += int((pred[chosen] == batch["labels"][chosen]).sum())
+            best = masked_logits(model, batch["inputs"], chosen).topk(3, dim=-1).indices
+            gold = batch["labels"][chosen][:, None]
+            top1 += int((best[:, :1] == gold).sum())
+            top3 += int((best == gold).any(-1).sum())
             total += int(chosen.sum())
-    return {"masked_accuracy": hits / max(total, 1)}
+    return {"masked_accuracy": top1 / max(total, 1), "masked_top3": top3 / max(total, 1), "masked_tokens": total}
+
+
+#: the held-out score that picks the best checkpoint on the dev split
+PRIMARY_METRIC = {"sequence-classification": "accuracy", "regression": "pearson", "extractive-qa": "answer_f1",
+                  "multiple-choice": "accuracy", "masked-lm": "masked_accuracy"}
 
 
 # ----------------------------------------------------------------------------------------------------- training
 def _trainable(model: Model, train_layers: int | None) -> list[tuple[str, torch.nn.Parameter]]:
-    """Freeze embeddings and all but the top ``train_layers`` encoder layers; return the trainable parameters
-    (HF names; the evidence head as ``evidence_head.*``)."""
+    """The parameters that train, by HF name (the evidence head as ``evidence_head.*``).
+
+    The word embeddings never train: they are most of a small encoder's weights (and of a 250k-piece
+    multilingual one's), so keeping them lets an artifact store only what changed. ``train_layers=N`` also freezes
+    all embeddings and every encoder layer below the top N; None trains every layer (full fine-tuning).
+    """
     n_layers = model.hf.config.num_hidden_layers
     if train_layers is not None and not 0 <= train_layers <= n_layers:
         raise ValueError(f"train_layers={train_layers}: the base has {n_layers} layers")
     lowest = 0 if train_layers is None else n_layers - train_layers
+    word_embeddings = model.hf.get_input_embeddings().weight
     params = []
     for name, param in model.hf.named_parameters():
         layer = re.search(r"\.layer\.(\d+)\.", name)
-        frozen = train_layers is not None and (".embeddings." in f".{name}" or
-                                              (layer is not None and int(layer.group(1)) < lowest))
+        frozen = param is word_embeddings or (train_layers is not None and (
+            ".embeddings." in f".{name}" or (layer is not None and int(layer.group(1)) < lowest)))
         param.requires_grad_(not frozen)
         if not frozen:
             params.append((name, param))
@@ -365,6 +438,31 @@ def _split(n: int, eval_fraction: float, seed: int) -> tuple[np.ndarray, np.ndar
     order = np.random.RandomState(seed).permutation(n)
     n_eval = int(round(n * eval_fraction))
     return order[n_eval:], order[:n_eval]
+
+
+def _length(example: Any) -> int:
+    """A cheap proxy of an example's token count (characters), for length-bucketed batches."""
+    if isinstance(example, ChoiceExample):
+        return len(example.context) + max(len(choice_pair(example.question, o)) for o in example.options)
+    if isinstance(example, QAExample):
+        return len(example.question) + len(example.context)
+    if isinstance(example, ClassificationExample):
+        return len(example.text) + len(example.pair or "")
+    return len(example.text)
+
+
+def epoch_batches(lengths: Sequence[int], batch_size: int, seed: int, epoch: int, pool: int = 50
+                  ) -> list[list[int]]:
+    """A seeded shuffle into batches of similar length: shuffle, sort each run of ``pool`` batches by length,
+    cut, shuffle the batches. Padding shrinks to a few tokens a row; every index appears once per epoch."""
+    rng = np.random.RandomState(seed * 1000 + epoch)
+    order = rng.permutation(len(lengths)).tolist()
+    batches: list[list[int]] = []
+    for start in range(0, len(order), batch_size * pool):
+        chunk = sorted(order[start:start + batch_size * pool], key=lambda i: lengths[i])
+        batches += [chunk[k:k + batch_size] for k in range(0, len(chunk), batch_size)]
+    rng.shuffle(batches)
+    return batches
 
 
 def _rng_state() -> dict[str, Any]:
@@ -382,26 +480,42 @@ def _set_rng_state(state: dict[str, Any]) -> None:
         torch.cuda.set_rng_state_all(state["cuda"])
 
 
+def _autocast(device: torch.device) -> Any:
+    """bf16 autocast on a GPU (about twice as fast, same results within noise); full precision on a CPU."""
+    import contextlib
+
+    if device.type == "cuda":
+        return torch.autocast("cuda", dtype=torch.bfloat16)
+    return contextlib.nullcontext()
+
+
 def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *, seed: int = 0, epochs: int = 1,
           max_steps: int | None = None, lr: float = 5e-5, batch_size: int = 16, eval_fraction: float = 0.1,
           train_layers: int | None = None, evidence_lambda: float = 0.1, max_length: int = 128,
           device: str = "auto", label_names: Sequence[str] | None = None, data: str = "", command: str = "",
           description: str = "", save_every: int = 50, steps_this_run: int | None = None,
-          progress: bool = True) -> TrainResult:
+          progress: bool = True, dev: Sequence[Any] | None = None, eval_every: int | None = None,
+          card_extra: dict[str, Any] | None = None) -> TrainResult:
     """Fine-tune ``base`` as ``kind`` on ``examples`` and write a loadable artifact to ``out_dir``.
 
-    The held-out split (``eval_fraction``, seeded) is never trained on; its scores go into the card. Re-running
-    the same call resumes from ``out_dir/checkpoint.pt`` (written every ``save_every`` steps, when
-    ``steps_this_run`` steps are done, and on Ctrl-C) and reaches the same final weights as an uninterrupted
-    run; re-running a finished call returns its result without training again.
+    The held-out split (``eval_fraction``, seeded) is never trained on; its scores go into the card. With ``dev``
+    examples the model is scored on them every ``eval_every`` steps (default: each epoch) and the best-scoring
+    weights are the ones saved (model selection). Batches are length-bucketed and padded to their longest item.
+    The artifact stores only what training changed, relative to the base: int8 changes with one scale per row
+    for matrices, fp16 for the rest, full values for new heads. Re-running the same call resumes from
+    ``out_dir/checkpoint.pt`` (written every ``save_every`` steps, when ``steps_this_run`` steps are done, and on
+    Ctrl-C) and reaches the same final weights as an uninterrupted run; re-running a finished call returns its
+    result without training again.
     """
     if kind not in EXAMPLE_TYPES:
         raise ValueError(f"cannot train kind {kind!r}; trainable kinds: {', '.join(EXAMPLE_TYPES)}")
     examples = list(examples)
-    wrong = next((i for i, e in enumerate(examples) if not isinstance(e, EXAMPLE_TYPES[kind])), None)
+    dev = list(dev or [])
+    wrong = next((i for i, e in enumerate(examples + dev) if not isinstance(e, EXAMPLE_TYPES[kind])), None)
     if wrong is not None:
-        raise ValueError(f"examples[{wrong}] is a {type(examples[wrong]).__name__}, {kind} needs "
-                         f"{EXAMPLE_TYPES[kind].__name__}")
+        bad = (examples + dev)[wrong]
+        where = f"examples[{wrong}]" if wrong < len(examples) else f"dev[{wrong - len(examples)}]"
+        raise ValueError(f"{where} is a {type(bad).__name__}, {kind} needs {EXAMPLE_TYPES[kind].__name__}")
     train_idx, eval_idx = _split(len(examples), eval_fraction, seed)
     if len(train_idx) == 0:
         raise ValueError(f"no training examples left ({len(examples)} examples, eval_fraction={eval_fraction})")
@@ -411,10 +525,11 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
         num_labels = max(len(label_names or []), max(int(e.label) for e in examples) + 1)
     steps_per_epoch = math.ceil(len(train_idx) / batch_size)
     total = max_steps if max_steps is not None else epochs * steps_per_epoch
+    eval_every = eval_every or steps_per_epoch
     fingerprint = {"kind": kind, "base": str(base), "n_examples": len(examples), "seed": seed, "lr": lr,
                    "batch_size": batch_size, "total_steps": total, "eval_fraction": eval_fraction,
                    "train_layers": train_layers, "evidence_lambda": evidence_lambda, "max_length": max_length,
-                   "data": data}
+                   "data": data, "n_dev": len(dev), "eval_every": eval_every if dev else None}
     card_path = out / "card.json"
     if card_path.exists() and not (out / CHECKPOINT).exists():
         card = json.loads(card_path.read_text())
@@ -429,15 +544,20 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
             torch.manual_seed(seed)
             model.evidence_head = torch.nn.Linear(model.hf.config.hidden_size, 2).to(model.device)
     params = _trainable(model, train_layers)
+    prefix = f"{model.hf.base_model_prefix}."
+    base_state = {n: p.detach().to("cpu", copy=True) for n, p in params if n.startswith(prefix)}
     optimizer = torch.optim.AdamW([p for _, p in params], lr=lr, weight_decay=0.01)
     warmup = max(1, int(0.06 * total))
     scheduler = torch.optim.lr_scheduler.LambdaLR(
         optimizer, lambda s: min((s + 1) / warmup, max(0.0, (total - s) / max(1, total - warmup))))
+    lengths = [_length(examples[i]) for i in train_idx]
+    primary = PRIMARY_METRIC[kind]
 
     step, elapsed = 0, 0.0
+    best: dict[str, Any] = {"score": None, "step": None, "params": None, "history": []}
     torch.manual_seed(seed)
     if (out / CHECKPOINT).exists():
-        state = torch.load(out / CHECKPOINT, map_location=model.device, weights_only=False)
+        state = torch.load(out / CHECKPOINT, map_location="cpu", weights_only=False)
         if state["fingerprint"] != fingerprint:
             raise InterpevalError(f"{out / CHECKPOINT} belongs to a different training run; use another out_dir "
                                   "or delete the checkpoint")
@@ -447,13 +567,25 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
         optimizer.load_state_dict(state["optimizer"])
         scheduler.load_state_dict(state["scheduler"])
         _set_rng_state(state["rng"])
-        step, elapsed = state["step"], state["elapsed"]
+        step, elapsed, best = state["step"], state["elapsed"], state["best"]
 
     def save_checkpoint() -> None:
         out.mkdir(parents=True, exist_ok=True)
+        tmp = out / f".{CHECKPOINT}.tmp"
         torch.save({"fingerprint": fingerprint, "step": step, "elapsed": elapsed + time.perf_counter() - started,
                     "params": {n: p.detach().cpu() for n, p in params}, "optimizer": optimizer.state_dict(),
-                    "scheduler": scheduler.state_dict(), "rng": _rng_state()}, out / CHECKPOINT)
+                    "scheduler": scheduler.state_dict(), "rng": _rng_state(), "best": best}, tmp)
+        tmp.replace(out / CHECKPOINT)  # a kill while writing leaves the previous checkpoint intact
+
+    def select() -> None:
+        """Score the dev split; keep a copy of the weights when they are the best so far."""
+        model.hf.eval()
+        with _autocast(model.device):
+            score = evaluate(model, kind, dev, seed).get(primary, float("nan"))
+        model.hf.train()
+        best["history"].append({"step": step, primary: score})
+        if best["score"] is None or score > best["score"]:
+            best.update(score=score, step=step, params={n: p.detach().cpu().clone() for n, p in params})
 
     started = time.perf_counter()
     first = step
@@ -469,11 +601,11 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
             task = bar.add_task(f"train {kind}", total=total, completed=step, loss=float("nan"))
             while step < total:
                 epoch, within = divmod(step, steps_per_epoch)
-                order = torch.randperm(len(train_idx), generator=torch.Generator().manual_seed(seed * 1000 + epoch))
-                chosen = order[within * batch_size:(within + 1) * batch_size].tolist()
+                chosen = epoch_batches(lengths, batch_size, seed, epoch)[within]
                 batch = _batch(model, kind, [examples[train_idx[i]] for i in chosen],
                                torch.Generator().manual_seed(seed * 1_000_003 + step))
-                loss = _loss(model, kind, batch, evidence_lambda)
+                with _autocast(model.device):
+                    loss = _loss(model, kind, batch, evidence_lambda)
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_([p for _, p in params], 1.0)
                 optimizer.step()
@@ -481,6 +613,8 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
                 optimizer.zero_grad(set_to_none=True)
                 step += 1
                 bar.update(task, completed=step, loss=loss.item())
+                if dev and (step % eval_every == 0 or step == total):
+                    select()
                 if step < total and (step % save_every == 0 or step - first == steps_this_run):
                     save_checkpoint()
                 if step < total and step - first == steps_this_run:
@@ -490,60 +624,97 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
         save_checkpoint()
         raise
     wall = elapsed + time.perf_counter() - started
-    _save_artifact(model, out, base, kind, params, train_layers, label_names, num_labels)
+    if best["params"] is not None:
+        named = dict(params)
+        for name, tensor in best["params"].items():
+            named[name].data.copy_(tensor)
+    _save_artifact(model, out, base, kind, params, base_state, train_layers, label_names, num_labels)
     trained = load(out, device=model.device, batch_size=batch_size, max_length=max_length)
-    metrics = evaluate(trained, kind, [examples[i] for i in eval_idx], seed)
+    metrics = evaluate(trained, kind, [examples[i] for i in eval_idx], seed) if len(eval_idx) else {}
     card = {"name": out.name, "kind": kind, "base": str(base), "data": data, "description": description,
             "n_train": len(train_idx), "n_eval": len(eval_idx), "eval_fraction": eval_fraction,
             "metrics": metrics, "steps": step, "epochs": step / steps_per_epoch, "seed": seed, "lr": lr,
             "batch_size": batch_size, "max_length": max_length, "train_layers": train_layers,
             "evidence_lambda": evidence_lambda if kind == "extractive-qa" else None, "device": str(model.device),
             "wall_time_s": round(wall, 1), "command": command or "interpeval.models.train.train(...)",
-            "fingerprint": fingerprint}
-    card_path.write_text(json.dumps(card, indent=2) + "\n")
-    (out / "MODEL_CARD.md").write_text(_model_card(card))
+            "selection": {"n_dev": len(dev), "metric": primary, "best_step": best["step"],
+                          "best_score": best["score"], "history": best["history"]} if dev else None,
+            **(card_extra or {}), "fingerprint": fingerprint}
+    card_path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
+    (out / "MODEL_CARD.md").write_text(model_card(card))
     (out / CHECKPOINT).unlink(missing_ok=True)
     return TrainResult(out, True, step, len(train_idx), len(eval_idx), metrics, round(wall, 1), model)
 
 
+def overlay_tensors(params: Sequence[tuple[str, torch.nn.Parameter]], base_state: dict[str, torch.Tensor]
+                    ) -> dict[str, torch.Tensor]:
+    """What an artifact stores (read back by :func:`interpeval.models.load.apply_overlay`): for a base tensor the
+    change from the base — int8 with one fp16 scale per row for a matrix, fp16 otherwise —, for a new tensor (a
+    head) its value in fp16."""
+    out: dict[str, torch.Tensor] = {}
+    for name, param in params:
+        value = param.detach().to("cpu", torch.float32)
+        if name not in base_state:
+            out[name] = value.to(torch.float16).contiguous()
+            continue
+        delta = value - base_state[name].float()
+        if delta.dim() == 2 and delta.numel() >= 4096:
+            scale = (delta.abs().amax(dim=1) / 127).clamp_min(1e-12)
+            out[f"{name}.q8"] = torch.round(delta / scale[:, None]).clamp(-127, 127).to(torch.int8).contiguous()
+            out[f"{name}.q8scale"] = scale.contiguous()
+        else:
+            out[f"{name}.delta"] = delta.to(torch.float16).contiguous()
+    return out
+
+
 def _save_artifact(model: Model, out: Path, base: str, kind: str, params: list[tuple[str, torch.nn.Parameter]],
-                   train_layers: int | None, label_names: Sequence[str] | None, num_labels: int | None) -> None:
-    """Full HF directory, or (``train_layers``) ``overlay.json`` + the trained tensors only, in fp16."""
+                   base_state: dict[str, torch.Tensor], train_layers: int | None,
+                   label_names: Sequence[str] | None, num_labels: int | None) -> None:
+    """``overlay.json`` naming the base + ``overlay.safetensors`` with what training changed."""
     from safetensors.torch import save_file
 
     out.mkdir(parents=True, exist_ok=True)
     model.hf.eval()
     id2label = {i: name for i, name in enumerate(label_names)} if label_names else None
-    if id2label:
-        model.hf.config.id2label = id2label
-        model.hf.config.label2id = {v: k for k, v in id2label.items()}
-    if train_layers is None:
-        model.hf.save_pretrained(out)
-        model.tokenizer.save_pretrained(out)
-        head = getattr(model, "evidence_head", None)
-        if head is not None:
-            save_file({k: v.detach().cpu().contiguous() for k, v in head.state_dict().items()},
-                      str(out / EVIDENCE_WEIGHTS))
-        return
-    tensors = {n: p.detach().to("cpu", torch.float16).contiguous() for n, p in params}
-    save_file(tensors, str(out / OVERLAY_WEIGHTS), metadata={"base": str(base), "kind": kind})
-    meta = {"format": "interpeval-overlay-1", "base": str(base), "kind": kind, "train_layers": train_layers,
-            "num_labels": num_labels, "dtype": "float16"}
+    save_file(overlay_tensors(params, base_state), str(out / OVERLAY_WEIGHTS),
+              metadata={"base": str(base), "kind": kind})
+    meta = {"format": "interpeval-overlay-2", "base": str(base), "kind": kind, "train_layers": train_layers,
+            "num_labels": num_labels, "storage": "int8 row-scaled changes for matrices, fp16 otherwise"}
     if id2label:
         meta["id2label"] = {str(k): v for k, v in id2label.items()}
     (out / OVERLAY_JSON).write_text(json.dumps(meta, indent=2) + "\n")
 
 
-def _model_card(card: dict[str, Any]) -> str:
-    metrics = ", ".join(f"{k} = {v:.4f}" for k, v in card["metrics"].items()) or "(no held-out split)"
-    layers = "all layers" if card["train_layers"] is None else f"top {card['train_layers']} layers + head"
+def _scores(metrics: dict[str, Any]) -> str:
+    return ", ".join(f"{k} = {v:.4f}" if isinstance(v, float) else f"{k} = {v}" for k, v in metrics.items())
+
+
+def model_card(card: dict[str, Any]) -> str:
+    """``MODEL_CARD.md`` from ``card.json``: base, data and split, selection, held-out scores next to the trivial
+    baseline, training cost and the command that reproduces it."""
+    layers = "every layer and the head trained, word embeddings frozen" if card["train_layers"] is None else \
+        f"top {card['train_layers']} layers + head trained"
     lines = [
         f"# {card['name']}", "", card["description"] or f"A {card['kind']} model fine-tuned by interpeval.", "",
-        f"- kind: `{card['kind']}`; base: `{card['base']}` ({layers} trained)",
+        f"- kind: `{card['kind']}`; base: `{card['base']}` ({layers})",
         f"- data: {card['data'] or '(in-memory examples)'}",
         f"- split: {card['n_train']} train / {card['n_eval']} held-out (eval_fraction {card['eval_fraction']}, "
         f"seed {card['seed']})",
-        f"- held-out: {metrics}",
+    ]
+    if card.get("metrics"):
+        lines.append(f"- held-out split: {_scores(card['metrics'])}")
+    selection = card.get("selection")
+    if selection:
+        lines.append(f"- model selection: {selection['metric']} on {selection['n_dev']} dev examples, best at step "
+                     f"{selection['best_step']} ({selection['best_score']:.4f})")
+    for name, test in (card.get("heldout") or {}).items():
+        lines.append(f"- held-out **{name}** (n = {test['n']}; {test['what']}): {_scores(test['metrics'])}; "
+                     f"trivial baseline ({test['baseline_name']}): {_scores(test['baseline'])}")
+    split = card.get("split")
+    if split:
+        lines.append("- exact split (files relative to the data folder):")
+        lines += [f"  - {key}: {value}" for key, value in split.items()]
+    lines += [
         f"- training: {card['steps']} steps ({card['epochs']:.2f} epochs), batch {card['batch_size']}, "
         f"lr {card['lr']}, max_length {card['max_length']}, on {card['device']}, {card['wall_time_s']} s",
         f"- command: `{card['command']}`", "",
@@ -551,4 +722,6 @@ def _model_card(card: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["ChoiceExample", "ClassificationExample", "MLMExample", "QAExample", "TrainResult", "evaluate", "read_examples", "read_jsonl", "read_squad", "read_tsv", "train"]
+__all__ = ["PRIMARY_METRIC", "ChoiceExample", "ClassificationExample", "MLMExample", "QAExample", "TrainResult",
+           "epoch_batches", "evaluate", "masked_logits", "model_card", "overlay_tensors", "read_examples",
+           "read_jsonl", "read_squad", "read_tsv", "train", "word_units"]

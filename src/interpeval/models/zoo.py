@@ -98,7 +98,14 @@ def available() -> list[ZooEntry]:
 
 
 def path(name: str) -> Path | None:
-    """The directory a zoo name loads from (converting me5-small on first use); None if not a zoo name."""
+    """The directory a zoo name loads from (converting me5-small on first use); None if not a zoo name.
+
+    ``$INTERPEVAL_ZOO_DIR/<name>`` wins when it exists: a mirror of the bases on a machine where the encoder
+    packages cannot be installed (a remote GPU), so artifacts trained there still name the zoo base.
+    """
+    mirror = os.environ.get("INTERPEVAL_ZOO_DIR")
+    if mirror and "/" not in name and (Path(mirror) / name).is_dir():
+        return Path(mirror) / name
     if name == "minilm":
         found = _minilm_dir()
         if found is None:

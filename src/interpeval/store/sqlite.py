@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import interpeval
+from interpeval.errors import DataError, InterpevalError, OptionError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -52,6 +53,16 @@ CREATE TABLE IF NOT EXISTS metrics (
     PRIMARY KEY (run_id, instance_id, grp, name)
 );
 """
+
+
+EXPORT_SUFFIXES = (".csv", ".json", ".parquet")
+
+
+class UnknownRun(InterpevalError, KeyError):
+    """A run id that is not in the store (a KeyError for library callers; the CLI shows one line)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 def default_store_path() -> Path:
@@ -90,6 +101,33 @@ def fingerprint_files(*paths: str | os.PathLike[str]) -> str:
     return digest.hexdigest()[:16]
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def check_store_path(path: str | os.PathLike[str]) -> Path:
+    """A usable store path: an SQLite file or a file to be made (not a folder, not under a file, not other data)."""
+    path = Path(path)
+    if path.is_dir():
+        raise DataError(path, None, "is a folder; the store is one SQLite file (e.g. results.sqlite in it)")
+    if path.exists():
+        try:
+            with open(path, "rb") as handle:
+                header = handle.read(len(SQLITE_HEADER))
+        except OSError as err:
+            raise DataError(path, None, f"cannot be read as a store ({err.strerror})") from None
+        if header and header != SQLITE_HEADER:
+            raise DataError(path, None, "is not an SQLite database, so it cannot be the results store")
+        return path
+    for parent in path.absolute().parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise DataError(path, None, f"cannot be created: {parent} is a file")
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise DataError(path, None, f"cannot be created in {parent} (permission denied)")
+            break
+    return path
+
+
 @dataclass(frozen=True)
 class RunInfo:
     id: int
@@ -110,13 +148,17 @@ class Store:
     """A results database; ``path=None`` uses :func:`default_store_path`."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
-        self.path = Path(path) if path is not None else default_store_path()
+        self.path = check_store_path(Path(path) if path is not None else default_store_path())
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._conn = sqlite3.connect(self.path, timeout=60, isolation_level=None, check_same_thread=False)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.execute("PRAGMA foreign_keys=ON")
-        self._conn.executescript(_SCHEMA)
+        try:
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            self._conn.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as err:
+            self._conn.close()
+            raise DataError(self.path, None, f"cannot be used as the results store ({err})") from None
 
     def close(self) -> None:
         self._conn.close()
@@ -169,7 +211,7 @@ class Store:
         for info in self.runs():
             if info.id == run_id:
                 return info
-        raise KeyError(f"no run with id {run_id} in {self.path}; `interpeval runs list` shows the ids")
+        raise UnknownRun(f"no run with id {run_id} in {self.path}; `interpeval runs list` shows the ids")
 
     def instances(self, run_id: int) -> list[dict[str, Any]]:
         rows = self._conn.execute(
@@ -188,7 +230,11 @@ class Store:
 
         path = Path(path)
         if table not in ("metrics", "instances"):
-            raise ValueError(f"table must be 'metrics' or 'instances', got {table!r}")
+            raise OptionError("--table", f"must be 'metrics' or 'instances', got {table!r}")
+        if path.suffix.lower() not in EXPORT_SUFFIXES:
+            raise OptionError("PATH", f"{path}: unknown export format {path.suffix!r}; use "
+                                      f"{', '.join(EXPORT_SUFFIXES)}")
+        path.parent.mkdir(parents=True, exist_ok=True)
         records = self.metrics(run_id) if table == "metrics" else self.instances(run_id)
         frame = pd.DataFrame.from_records(records)
         if table == "instances" and len(frame):
@@ -198,10 +244,8 @@ class Store:
             frame.to_csv(path, index=False)
         elif suffix == ".json":
             path.write_text(json.dumps(records, indent=1, default=str))
-        elif suffix == ".parquet":
-            frame.to_parquet(path, index=False)
         else:
-            raise ValueError(f"{path}: unknown export format {suffix!r}; use .csv, .json or .parquet")
+            frame.to_parquet(path, index=False)
         return path
 
 
@@ -255,6 +299,13 @@ class Run:
                 key = row["name"] if group is not None or not row["group"] else f"{row['group']}/{row['name']}"
                 out[key] = row["value"]
         return out
+
+    def fail(self) -> None:
+        """Mark a run that stopped on an error as failed (not finished): the same command resumes it."""
+        elapsed = time.perf_counter() - self._started
+        with self.store.transaction() as conn:
+            conn.execute("UPDATE runs SET status = 'failed', elapsed_s = elapsed_s + ? WHERE id = ?"
+                         " AND status != 'finished'", (elapsed, self.id))
 
     def finish(self) -> None:
         elapsed = time.perf_counter() - self._started

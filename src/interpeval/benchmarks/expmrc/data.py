@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from interpeval.errors import DataError
+from interpeval.validate import read_text
 
 SUBSETS = ("squad", "cmrc2018", "race", "c3")
 LANGUAGE = {"squad": "en", "cmrc2018": "zh", "race": "en", "c3": "zh"}
@@ -91,11 +92,31 @@ def sample_submission_path(subset: str) -> Path:
 
 
 def _read_json(path: str | Path) -> Any:
+    text = read_text(path)
     try:
-        with open(path, "rb") as handle:
-            return json.load(handle)
+        return json.loads(text)
     except json.JSONDecodeError as err:
         raise DataError(path, f"line {err.lineno}", f"not valid JSON ({err.msg})") from None
+
+
+def _list(value: Any, path: str | Path, where: str, field: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise DataError(path, where, f"{field!r} must be a list, got {type(value).__name__}")
+    return value
+
+
+def _text(value: Any, path: str | Path, where: str, field: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        got = repr(value) if isinstance(value, str) else type(value).__name__
+        raise DataError(path, where, f"{field!r} must be a non-empty string, got {got}")
+    return value
+
+
+def _first_use(seen: dict[str, str], key: str, where: str, path: str | Path, what: str) -> None:
+    """Reject a second use of an id or title (a duplicated record would otherwise be merged or double-counted)."""
+    if key in seen:
+        raise DataError(path, where, f"{what} {key!r} occurs twice (first at {seen[key]})")
+    seen[key] = where
 
 
 def _strings(value: Any, path: str | Path, where: str, field: str, allow_empty: bool = False) -> tuple[str, ...]:
@@ -116,34 +137,54 @@ def _need(record: Any, keys: tuple[str, ...], path: str | Path, where: str) -> N
 
 def _span_questions(data: list[Any], path: str | Path) -> list[Question]:
     questions = []
+    ids: dict[str, str] = {}
+    titles: dict[str, str] = {}
     for i, article in enumerate(data):
         _need(article, ("paragraphs",), path, f"data[{i}]")
-        for j, para in enumerate(article["paragraphs"]):
+        if isinstance(article.get("title"), str):
+            _first_use(titles, article["title"], f"data[{i}]", path, "article title")
+        for j, para in enumerate(_list(article["paragraphs"], path, f"data[{i}]", "paragraphs")):
             _need(para, ("context", "qas"), path, f"data[{i}].paragraphs[{j}]")
-            for k, qa in enumerate(para["qas"]):
-                where = f"question {qa.get('id', f'data[{i}].paragraphs[{j}].qas[{k}]')}" if isinstance(qa, dict) \
-                    else f"data[{i}].paragraphs[{j}].qas[{k}]"
+            context = _text(para["context"], path, f"data[{i}].paragraphs[{j}]", "context")
+            for k, qa in enumerate(_list(para["qas"], path, f"data[{i}].paragraphs[{j}]", "qas")):
+                position = f"data[{i}].paragraphs[{j}].qas[{k}]"
+                named = isinstance(qa, dict) and isinstance(qa.get("id"), str) and qa["id"] != ""
+                where = f"question {qa['id']}" if named else position
                 _need(qa, ("id", "question", "answers", "evidences"), path, where)
+                if not named:
+                    raise DataError(path, position, f"question id must be a non-empty string (prediction files key "
+                                                    f"on it), got {qa['id']!r}")
+                _first_use(ids, qa["id"], where, path, "question id")
                 answers = qa["answers"]
                 if not isinstance(answers, list) or not answers:
                     raise DataError(path, where, "'answers' must be a non-empty list")
                 for a in answers:
                     if not isinstance(a, dict) or not isinstance(a.get("text"), str):
                         raise DataError(path, where, "each answer must be an object with a string 'text'")
+                    start = a.get("answer_start", -1)
+                    if isinstance(start, bool) or not isinstance(start, int):
+                        raise DataError(path, where, f"'answer_start' must be an integer offset, got {start!r}")
                 questions.append(Question(
-                    qid=str(qa["id"]), question=str(qa["question"]), context=para["context"],
+                    qid=qa["id"], question=_text(qa["question"], path, where, "question"), context=context,
                     answers=tuple(a["text"] for a in answers),
-                    answer_starts=tuple(int(a.get("answer_start", -1)) for a in answers),
+                    answer_starts=tuple(a.get("answer_start", -1) for a in answers),
                     evidences=_strings(qa["evidences"], path, where, "evidences")))
     return questions
 
 
 def _choice_questions(data: list[Any], path: str | Path) -> list[Question]:
     questions = []
+    ids: dict[str, str] = {}
     for i, article in enumerate(data):
-        where = f"article {article.get('id', f'data[{i}]')}" if isinstance(article, dict) else f"data[{i}]"
-        _need(article, ("id", "article", "questions", "options", "answers"), path, where)
-        n = len(article["questions"])
+        named = isinstance(article, dict) and isinstance(article.get("id"), str) and article["id"] != ""
+        _need(article, ("id", "article", "questions", "options", "answers"), path,
+              f"article {article['id']}" if named else f"data[{i}]")
+        if not isinstance(article["id"], str) or not article["id"]:
+            raise DataError(path, f"data[{i}]", f"article id must be a non-empty string, got {article['id']!r}")
+        where = f"article {article['id']}"
+        _first_use(ids, article["id"], where, path, "article id")
+        context = _text(article["article"], path, where, "article")
+        n = len(_list(article["questions"], path, where, "questions"))
         for key in ("options", "answers") + (("evidences",) if "evidences" in article else ()):
             if not isinstance(article[key], list) or len(article[key]) != n:
                 raise DataError(path, where, f"{key!r} must be a list with one entry per question ({n})")
@@ -156,9 +197,10 @@ def _choice_questions(data: list[Any], path: str | Path) -> list[Question]:
                                 f"answer {gold!r} is not one of {', '.join(CHOICE_LABELS[:len(options)])}")
             evidences = (_strings(article["evidences"][j], path, f"question {qid}", "evidences")
                          if "evidences" in article else None)
-            questions.append(Question(qid=qid, question=str(article["questions"][j]), context=article["article"],
-                                      answers=(gold,), evidences=evidences, options=options,
-                                      article_id=str(article["id"])))
+            questions.append(Question(qid=qid, question=_text(article["questions"][j], path, f"question {qid}",
+                                                              "question"),
+                                      context=context, answers=(gold,), evidences=evidences, options=options,
+                                      article_id=article["id"]))
     return questions
 
 
@@ -178,14 +220,26 @@ def load_dataset(path: str | Path) -> Dataset:
     return Dataset(str(path), str(raw["version"]), kind, subset, tuple(questions))
 
 
-def load_predictions(path: str | Path) -> dict[str, Prediction]:
-    """Read a prediction file ``{qid: {"answer": ..., "evidence": ...}}``."""
+def load_predictions(path: str | Path, lenient: bool = False) -> dict[str, Prediction]:
+    """Read a prediction file ``{qid: {"answer": str, "evidence": str}}``.
+
+    A non-string answer or evidence (a number, null, a list) is an error; ``lenient=True`` accepts it as the
+    official scorer does, which scores ``str(value)`` — so ``["a", "b"]`` is scored as the text ``['a', 'b']``.
+    """
     raw = _read_json(path)
     if not isinstance(raw, dict):
         raise DataError(path, "top level", "expected an object {question id: {answer, evidence}}")
+    if not raw:
+        raise DataError(path, "top level", "holds no predictions")
     out = {}
     for qid, entry in raw.items():
         _need(entry, ("answer", "evidence"), path, f"question {qid}")
+        if not lenient:
+            for key in ("answer", "evidence"):
+                if not isinstance(entry[key], str):
+                    raise DataError(path, f"question {qid}", f"{key!r} must be a string, got "
+                                    f"{type(entry[key]).__name__} {json.dumps(entry[key], ensure_ascii=False)[:60]} "
+                                    "(the official scorer would score its str(); --lenient does the same)")
         out[qid] = Prediction(entry["answer"], entry["evidence"])
     return out
 

@@ -2,18 +2,22 @@
 
 Every (system, subset) is one :class:`~interpeval.store.Run` keyed by its configuration and the data file's
 fingerprint, with one record per question (prediction, answer / evidence / overall score); re-running resumes.
+An answer model's outputs are stored once per subset (run ``expmrc-answers``), so a rerun makes no model pass;
+scoring is pure and cheap and is redone to build the tables.
 Each run also writes its predictions in the official submission format, so ``interpeval expmrc score`` (or the
 original ``eval_expmrc.py``) can re-score them.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import io
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from interpeval.benchmarks.base import Benchmark, Record, RunKey, resume
 from interpeval.benchmarks.expmrc.baselines import (
     SELECTORS,
     Answer,
@@ -21,7 +25,7 @@ from interpeval.benchmarks.expmrc.baselines import (
     overlap_choice,
     sentence_spans,
 )
-from interpeval.benchmarks.expmrc.data import CHOICE_LABELS, Dataset, Prediction, write_predictions
+from interpeval.benchmarks.expmrc.data import CHOICE_LABELS, Dataset, Prediction, Question, write_predictions
 from interpeval.benchmarks.expmrc.human import human_performance
 from interpeval.benchmarks.expmrc.score import Score, evaluate
 from interpeval.store import Store, fingerprint_files
@@ -78,6 +82,44 @@ def choice_outputs(model: Any | None, dataset: Dataset) -> dict[str, ModelOutput
                         [[f"{q.question} {o}" for o in q.options] for q in dataset.questions])
     return {q.qid: ModelOutput(Answer(q.options[int(i)], label=CHOICE_LABELS[int(i)]))
             for q, i in zip(dataset.questions, ids, strict=True)}
+
+
+class AnswerOutputs(Benchmark):
+    """Run ``expmrc-answers``: an answer model's answer (and evidence-head span) per question, stored.
+
+    The only model passes of the ExpMRC baselines; a rerun reads them back. ``chunk`` questions go to one
+    ``predict`` call; they and the model's ``batch_size`` are part of the key (batch padding can move a span's float
+    logits).
+    """
+
+    def __init__(self, model: Any, model_name: str, dataset: Dataset, chunk: int = 64) -> None:
+        self.model, self.model_name, self.dataset, self.chunk = model, model_name, dataset, chunk
+
+    def key(self) -> RunKey:
+        config = {"subset": self.dataset.subset, "kind": self.dataset.kind, "chunk": self.chunk,
+                  "batch_size": getattr(self.model, "batch_size", None)}
+        return RunKey("expmrc-answers", config, self.model_name, fingerprint_files(self.dataset.path))
+
+    def instances(self) -> Sequence[Question]:
+        return self.dataset.questions
+
+    def instance_id(self, item: Question) -> str:
+        return item.qid
+
+    def compute(self, items: Sequence[Question]) -> list[Record]:
+        part = dataclasses.replace(self.dataset, questions=tuple(items))
+        outputs = (qa_outputs if self.dataset.kind == "span" else choice_outputs)(self.model, part)
+        return [Record({"text": o.answer.text, "start": o.answer.start, "label": o.answer.label,
+                        "evidence": o.evidence}) for o in (outputs[q.qid] for q in items)]
+
+
+def stored_outputs(model: Any, model_name: str, dataset: Dataset, store: Store | None) -> dict[str, ModelOutput]:
+    """The model's outputs for ``dataset``, computed once per store (without a store: computed now)."""
+    if store is None:
+        return (qa_outputs if dataset.kind == "span" else choice_outputs)(model, dataset)
+    rows = resume(AnswerOutputs(model, model_name, dataset), store).outputs
+    return {r["instance_id"]: ModelOutput(Answer(r["text"], start=r["start"], label=r["label"]), r["evidence"])
+            for r in rows}
 
 
 def applicable(system: System, dataset: Dataset, outputs: Mapping[str, ModelOutput] | None) -> bool:
@@ -140,18 +182,42 @@ def run_systems(datasets: Mapping[str, Dataset], answerers: Mapping[str, str],
     return results
 
 
+class SystemRecords(Benchmark):
+    """Run ``expmrc``: one system on one subset, a record per question with its answer / evidence / all score."""
+
+    def __init__(self, system: System, dataset: Dataset, model: str, official: bool, score: Score,
+                 predictions: Mapping[str, Prediction]) -> None:
+        self.system, self.dataset, self.model, self.official = system, dataset, model, official
+        self.score, self.predictions = score, predictions
+        self.chunk = max(1, len(score.answer))  # nothing expensive per question: one chunk
+
+    def key(self) -> RunKey:
+        config = {"system": self.system.key, "label": self.system.label, "subset": self.dataset.subset,
+                  "official": self.official}
+        return RunKey("expmrc", config, self.model, fingerprint_files(self.dataset.path))
+
+    def instances(self) -> list[str]:
+        return list(self.score.answer)
+
+    def instance_id(self, item: str) -> str:
+        return item
+
+    def compute(self, items: Sequence[str]) -> list[Record]:
+        records = []
+        for qid in items:
+            pred = self.predictions.get(qid)
+            output = {} if pred is None else {"answer": pred.answer, "evidence": pred.evidence}
+            answer = self.score.answer[qid]
+            overall = self.score.joint.get(qid, answer * self.score.evidence[qid])
+            records.append(Record(output, {"answer": answer, "evidence": self.score.evidence[qid], "all": overall}))
+        return records
+
+    def summarize(self, outputs: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+        score = self.score
+        return {"": {"ALL_F1": score.all_f1, "ANS_F1": score.ans_f1, "EVI_F1": score.evi_f1, "TOTAL": score.total,
+                     "SKIP": len(score.skipped)}}
+
+
 def _record(store: Store, system: System, dataset: Dataset, model: str, official: bool, score: Score,
             predictions: Mapping[str, Prediction]) -> None:
-    config = {"system": system.key, "label": system.label, "subset": dataset.subset, "official": official}
-    run = store.run("expmrc", config, model=model, data_fingerprint=fingerprint_files(dataset.path))
-    done = run.done_ids()
-    for qid, answer in score.answer.items():
-        if qid in done:
-            continue
-        pred = predictions.get(qid)
-        output = {} if pred is None else {"answer": pred.answer, "evidence": pred.evidence}
-        overall = score.joint.get(qid, answer * score.evidence[qid])
-        run.record(qid, output, {"answer": answer, "evidence": score.evidence[qid], "all": overall})
-    run.add_metrics({"ALL_F1": score.all_f1, "ANS_F1": score.ans_f1, "EVI_F1": score.evi_f1,
-                     "TOTAL": score.total, "SKIP": len(score.skipped)})
-    run.finish()
+    resume(SystemRecords(system, dataset, model, official, score, predictions), store)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from interpeval.benchmarks.expmrc.data import Dataset, Prediction
+from interpeval.errors import DataError
 from interpeval.metrics.mrc import expmrc_all_f1, expmrc_ans_f1, expmrc_choice_match, expmrc_evi_f1, expmrc_f1
 
 
@@ -52,6 +53,21 @@ class Score:
     def official_line(self, prediction_file: str) -> str:
         """The exact line the original prints (``json.dumps`` defaults: ASCII escapes, ``", "`` separators)."""
         return json.dumps(self.official(prediction_file))
+
+
+def check_coverage(dataset: Dataset, predictions: Mapping[str, Prediction], path: str, lenient: bool = False,
+                   stderr: TextIO | None = None) -> None:
+    """A prediction file that answers none of the questions is the wrong file (an error unless ``lenient``);
+    keys that are not questions of ``dataset`` are ignored, as by the original, with a warning on ``stderr``."""
+    stderr = sys.stderr if stderr is None else stderr
+    questions = {q.qid for q in dataset.questions}
+    foreign = [qid for qid in predictions if qid not in questions]
+    if predictions and len(foreign) == len(predictions) and not lenient:
+        raise DataError(path, f"question {foreign[0]}", f"none of its {len(foreign)} question ids is a question of "
+                                                         f"{dataset.path} (wrong data file?)")
+    if foreign:
+        stderr.write(f"warning: {path}: {len(foreign)} of {len(predictions)} predictions are not questions of "
+                     f"{dataset.path} and are ignored (first: {foreign[0]!r})\n")
 
 
 def evaluate(dataset: Dataset, predictions: Mapping[str, Prediction], official: bool = True,

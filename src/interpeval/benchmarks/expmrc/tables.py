@@ -13,8 +13,8 @@ from interpeval.benchmarks.expmrc.run import (
     ModelOutput,
     System,
     choice_outputs,
-    qa_outputs,
     run_systems,
+    stored_outputs,
 )
 from interpeval.benchmarks.expmrc.score import Score
 from interpeval.report import Table, write_report
@@ -68,13 +68,14 @@ def run_table3(paths: Mapping[str, str | Path], out_dir: str | Path, qa_model: s
                 models[name] = load(name, kind="extractive-qa" if dataset.kind == "span" else "multiple-choice")
             answerers[subset] = name
 
+    store = Store(store_path) if use_store else None
+
     def outputs_for(dataset: Dataset) -> dict[str, ModelOutput] | None:
         name = answerers.get(dataset.subset)
-        if dataset.kind == "choice":
-            return choice_outputs(models.get(name or ""), dataset)
-        return qa_outputs(models[name], dataset) if name else None
+        if dataset.kind == "choice" and name not in models:
+            return choice_outputs(None, dataset)  # the overlap scorer: no model, nothing worth storing
+        return stored_outputs(models[name], name, dataset, store) if name else None
 
-    store = Store(store_path) if use_store else None
     try:
         results = run_systems(datasets, answerers, outputs_for, out_dir, store)
     finally:

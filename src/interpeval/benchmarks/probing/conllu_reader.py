@@ -12,14 +12,17 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 from interpeval.errors import DataError
+from interpeval.validate import UTF16
 
 _INT = re.compile(r"0|[1-9][0-9]*")
 _RANGE = re.compile(r"[1-9][0-9]*-[1-9][0-9]*")
 _DECIMAL = re.compile(r"[0-9]+\.[1-9][0-9]*")
 _FEATURE_KEY = re.compile(r"[A-Za-z0-9]+(\[[a-z0-9]+\])?")
 _METADATA_KEEP_WITHOUT_VALUE = ("newdoc", "newpar")
+COLUMNS = ("ID", "FORM", "LEMMA", "UPOS", "XPOS", "FEATS", "HEAD", "DEPREL", "DEPS", "MISC")
 
 
 @dataclass(slots=True)
@@ -130,6 +133,10 @@ def _finish(path: str | os.PathLike[str], start: int, metadata: dict[str, str | 
         children[word[4]].append(word[0])
     if not children[0]:
         raise DataError(path, f"line {start}", "sentence has no root (no word with HEAD 0)")
+    if len(children[0]) > 1:
+        first, second = children[0][:2]
+        raise DataError(path, f"line {rows[second - 1][0]}", f"second root: word {second} has HEAD 0 like word "
+                        f"{first} (line {rows[first - 1][0]}); a sentence has exactly one root")
     depth = [0] * (n + 1)
     frontier, seen = children[0], len(children[0])
     level = 1
@@ -147,18 +154,29 @@ def _finish(path: str | os.PathLike[str], start: int, metadata: dict[str, str | 
 
 def read_conllu(path: str | os.PathLike[str], skip_bad: bool = False,
                 stats: ReadStats | None = None) -> Iterator[Sentence]:
-    """Yield the sentences of one CoNLL-U file in order; see the module docstring for error handling."""
+    """Yield the sentences of one CoNLL-U file in order; see the module docstring for error handling.
+
+    A line that is not UTF-8 is malformed like any other (named by its line; skipped with its sentence under
+    ``skip_bad``). A file without any sentence is an error, and so is one whose sentences were all skipped.
+    """
     stats = stats if stats is not None else ReadStats()
     metadata: dict[str, str | None] = {}
     rows: list[tuple[int, list[str]]] = []
     extra: list[tuple[str, dict[str, str], str]] = []
     start = 0
     bad: str | None = None
-    with open(path, encoding="utf-8") as handle:
+    kept, skipped = stats.sentences, stats.skipped
+    with _open(path) as handle:
         lineno = 0
         for lineno, raw in enumerate(handle, start=1):  # noqa: B007 - lineno is used after the loop
-            line = raw.strip()
-            if not line:
+            try:
+                line = _decode(raw, path, lineno)
+            except DataError as err:
+                if not skip_bad:
+                    raise
+                start, bad = start or lineno, bad or str(err)
+                continue
+            if not line.strip():
                 if rows or metadata or bad:
                     sentence = _close(path, start, metadata, rows, extra, bad, skip_bad, stats)
                     if sentence is not None:
@@ -170,7 +188,7 @@ def read_conllu(path: str | os.PathLike[str], skip_bad: bool = False,
             if bad:
                 continue
             if line.startswith("#"):
-                _parse_comment(line, metadata)
+                _parse_comment(line.strip(), metadata)
                 continue
             try:
                 _add_line(path, lineno, line, rows, extra)
@@ -182,6 +200,37 @@ def read_conllu(path: str | os.PathLike[str], skip_bad: bool = False,
             sentence = _close(path, start, metadata, rows, extra, bad, skip_bad, stats)
             if sentence is not None:
                 yield sentence
+    if stats.sentences == kept:
+        if stats.skipped == skipped:
+            raise DataError(path, None, "holds no sentences (an empty CoNLL-U file)")
+        raise DataError(path, None, f"no usable sentence: all {stats.skipped - skipped} were malformed "
+                                    f"(first: {stats.reasons[0] if stats.reasons else '?'})")
+
+
+def _open(path: str | os.PathLike[str]) -> BinaryIO:
+    """The file opened for reading bytes; a folder or a missing file is a DataError naming it."""
+    if os.path.isdir(path):
+        raise DataError(path, None, "is a folder, not a CoNLL-U file")
+    try:
+        return open(path, "rb")
+    except OSError as err:
+        raise DataError(path, None, f"cannot be read ({err.strerror})") from None
+
+
+def _decode(raw: bytes, path: str | os.PathLike[str], lineno: int) -> str:
+    """One line as text without its line end; not UTF-8 or a NUL byte (binary data) is a DataError."""
+    if lineno == 1 and raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise DataError(path, "line 1", UTF16)
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise DataError(path, f"line {lineno}", f"is not UTF-8 text (byte 0x{raw[err.start]:02x} at column "
+                                                f"{err.start + 1})") from None
+    if "\0" in line:
+        raise DataError(path, f"line {lineno}", "holds a NUL byte: a binary file, not CoNLL-U text")
+    if lineno == 1:
+        line = line.removeprefix("\ufeff")
+    return line.rstrip("\r\n")
 
 
 def _add_line(path: str | os.PathLike[str], lineno: int, line: str, rows: list[tuple[int, list[str]]],
@@ -189,6 +238,8 @@ def _add_line(path: str | os.PathLike[str], lineno: int, line: str, rows: list[t
     cols = line.split("\t")
     if len(cols) != 10:
         raise DataError(path, f"line {lineno}", f"expected 10 tab-separated columns, found {len(cols)}")
+    if "" in cols:
+        raise DataError(path, f"line {lineno}", f"empty {COLUMNS[cols.index('')]} column (write '_' for none)")
     wid = cols[0]
     if _INT.fullmatch(wid) and wid != "0":
         rows.append((lineno, cols))

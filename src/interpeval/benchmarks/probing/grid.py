@@ -16,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from interpeval.errors import DataError
+from interpeval.benchmarks.base import Benchmark, Record, RunKey, resume
 from interpeval.benchmarks.probing.encode import LayerCache
 from interpeval.benchmarks.probing.probes import LayerwiseProbe
 from interpeval.benchmarks.probing.senteval import PARTS, read_task, task_files
+from interpeval.errors import DataError, InterpevalError
 
 BENCHMARK = "probing"
 
@@ -171,52 +172,64 @@ class ProbingGrid:
         bad = [k for k in layers if not 1 <= k <= n_layers]
         if bad:
             raise ValueError(f"layers {bad} out of range: the cache has layers 1..{n_layers}")
-        with Store(self.store) as store:
-            run = store.run(BENCHMARK, self.config(), model=self.model, data_fingerprint=fingerprint_files(*files))
-            done = run.done_ids()
-            units = []
-            for task in tasks:
-                for agg in aggregations:
-                    for probe in self.probes:
-                        ids = {_instance_id(task.name, agg, probe, k) for k in layers}
-                        if ids <= done:
-                            continue
-                        units.append({"task": str(task.path), "cache": str(self._cache_dir()), "model": self.model,
-                                      "official": self.official, "aggregation": agg, "probe": probe,
-                                      "layers": layers, "layer_index": [k - 1 for k in layers], "seed": self.seed,
-                                      "probe_params": self.probe_params or {}, "control": self.control,
-                                      "mdl": self.mdl})
-            say(f"{len(units)} units to run ({len(tasks)} tasks × {len(aggregations)} aggregations × "
-                f"{len(self.probes)} probes, {len(layers)} layers each)")
-            probe_started = time.perf_counter()
-            executor = get_executor(self.executor, self.workers, **(self.executor_params or {}))
-            recorded = 0
-            with executor:
-                for _, result in executor.imap_unordered(run_unit, units):
-                    recorded += self._record(run, done, result)
-                    say(f"{Path(result['unit']['task']).stem} {result['unit']['aggregation']} "
-                        f"{result['unit']['probe']}: {result['seconds']:.1f}s")
-            run.finish()
-            summary.update(run_id=run.id, units=len(units), experiments=recorded,
+        units = [{"task": str(task.path), "cache": str(self._cache_dir()), "model": self.model,
+                  "official": self.official, "aggregation": agg, "probe": probe, "layers": layers,
+                  "layer_index": [k - 1 for k in layers], "seed": self.seed, "probe_params": self.probe_params or {},
+                  "control": self.control, "mdl": self.mdl}
+                 for task in tasks for agg in aggregations for probe in self.probes]
+        say(f"{len(units)} units ({len(tasks)} tasks × {len(aggregations)} aggregations × "
+            f"{len(self.probes)} probes, {len(layers)} layers each)")
+        probe_started = time.perf_counter()
+        executor = get_executor(self.executor, self.workers, **(self.executor_params or {}))
+        with Store(self.store) as store, executor:
+            bench = _GridRun(self.config(), self.model, fingerprint_files(*files), units, executor, say,
+                             chunk=len(layers) * max(1, int(self.workers)))
+            outcome = resume(bench, store)
+            summary.update(run_id=outcome.run.id, units=bench.units_run, experiments=outcome.computed,
                            probe_s=time.perf_counter() - probe_started, store=str(store.path))
         return summary
 
-    @staticmethod
-    def _record(run: Any, done: set[str], result: dict[str, Any]) -> int:
-        unit = result["unit"]
-        task = read_task(unit["task"])
-        count = 0
-        for layer, metrics in result["results"].items():
-            iid = _instance_id(task.name, unit["aggregation"], unit["probe"], int(layer))
-            if iid in done:
-                continue
-            output = {"task": task.name, "language": task.language, "category": task.category,
-                      "aggregation": unit["aggregation"], "probe": unit["probe"], "layer": int(layer),
-                      "classes": result["classes"], "sizes": result["sizes"], "dropped": result["dropped"],
-                      **metrics}
-            run.record(iid, output, metrics)
-            count += 1
-        return count
+
+class _GridRun(Benchmark):
+    """The grid as a stored run: one item per task × aggregation × probe × layer; a chunk holds whole units
+    (all layers of ``workers`` units), which the executor trains in parallel."""
+
+    def __init__(self, config: dict[str, Any], model: str, fingerprint: str, units: list[dict[str, Any]],
+                 executor: Any, say: Callable[[str], None], chunk: int) -> None:
+        self.config, self.model, self.fingerprint = config, model, fingerprint
+        self.units, self.executor, self.say, self.chunk = units, executor, say, chunk
+        self.names = {unit["task"]: read_task(unit["task"]).name for unit in units}
+        self.units_run = 0
+
+    def key(self) -> RunKey:
+        return RunKey(BENCHMARK, self.config, self.model, self.fingerprint)
+
+    def instances(self) -> list[tuple[int, int]]:
+        return [(u, layer) for u, unit in enumerate(self.units) for layer in unit["layers"]]
+
+    def instance_id(self, item: tuple[int, int]) -> str:
+        unit = self.units[item[0]]
+        return _instance_id(self.names[unit["task"]], unit["aggregation"], unit["probe"], item[1])
+
+    def compute(self, items: Sequence[tuple[int, int]]) -> list[Record]:
+        wanted = list(dict.fromkeys(u for u, _ in items))
+        results: dict[int, dict[str, Any]] = {}
+        for i, result in self.executor.imap_unordered(run_unit, [self.units[u] for u in wanted]):
+            results[wanted[i]] = result
+            unit = result["unit"]
+            self.say(f"{Path(unit['task']).stem} {unit['aggregation']} {unit['probe']}: {result['seconds']:.1f}s")
+        self.units_run += len(wanted)
+        return [_layer_record(results[u], layer) for u, layer in items]
+
+
+def _layer_record(result: dict[str, Any], layer: int) -> Record:
+    unit = result["unit"]
+    task = read_task(unit["task"])
+    metrics = result["results"][layer]
+    output = {"task": task.name, "language": task.language, "category": task.category,
+              "aggregation": unit["aggregation"], "probe": unit["probe"], "layer": int(layer),
+              "classes": result["classes"], "sizes": result["sizes"], "dropped": result["dropped"], **metrics}
+    return Record(output, metrics)
 
 
 def results_frame(store_path: str | os.PathLike[str] | None, run_id: int | None = None) -> Any:
@@ -229,9 +242,11 @@ def results_frame(store_path: str | os.PathLike[str] | None, run_id: int | None 
         if run_id is None:
             runs = store.runs(BENCHMARK)
             if not runs:
-                raise ValueError(f"no probing runs in {store.path}")
+                raise InterpevalError(f"no probing runs in {store.path}; `interpeval probing run` makes one")
             run_id = max(r.id for r in runs)
         info = store.get_run(run_id)
+        if info.benchmark != BENCHMARK:
+            raise InterpevalError(f"run {run_id} in {store.path} is a {info.benchmark} run, not a probing run")
         frame = pd.DataFrame.from_records(store.instances(run_id))
     frame.attrs.update(model=info.model, run_id=run_id, config=info.config)
     return frame

@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from interpeval.errors import OptionError
+
 
 def _plt() -> Any:
     import matplotlib
@@ -40,7 +42,8 @@ def select(frame: Any, aggregation: str | None = None, probe: str | None = None)
     probe = probe or ("logreg" if "logreg" in probes else probes[0])
     rows = frame[(frame["aggregation"] == aggregation) & (frame["probe"] == probe)]
     if rows.empty:
-        raise ValueError(f"no results for aggregation={aggregation!r}, probe={probe!r}")
+        raise OptionError("--aggregation/--probe", f"the run has no results for aggregation={aggregation!r}, "
+                          f"probe={probe!r} (it has {', '.join(map(str, aggs))} and {', '.join(map(str, probes))})")
     return rows, aggregation, probe
 
 

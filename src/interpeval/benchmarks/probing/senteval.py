@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import csv
+import io
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from interpeval.errors import DataError
+from interpeval.validate import read_text
 
 PARTS = ("tr", "va", "te")
 
@@ -41,23 +43,38 @@ class ProbingTask:
 
 
 def read_task(path: str | os.PathLike[str]) -> ProbingTask:
-    """Parse one file; a wrong column count or an unknown part name is a DataError with the line."""
+    """Parse one file; every malformed row is a DataError naming the line, checked before any encoding starts.
+
+    A row is ``part<TAB>label<TAB>sentence`` with a known part and a non-empty label and sentence; a task needs
+    ``tr`` rows with at least two labels and some ``te`` rows.
+    """
     path = Path(path)
     texts: dict[str, list[str]] = {p: [] for p in PARTS}
     labels: dict[str, list[str]] = {p: [] for p in PARTS}
-    with open(path, encoding="utf-8", newline="") as handle:
-        for lineno, row in enumerate(csv.reader(handle, delimiter="\t"), start=1):
+    rows = csv.reader(io.StringIO(read_text(path), newline=""), delimiter="\t")
+    lineno = 0
+    try:
+        for lineno, row in enumerate(rows, start=1):  # noqa: B007 - lineno names the line of a csv.Error
             if not row:
                 continue
-            if len(row) < 3:
+            if len(row) != 3:
                 raise DataError(path, f"line {lineno}", f"expected 'part<TAB>label<TAB>sentence', got {len(row)} "
                                 "column(s)")
-            if row[0] not in texts:
-                raise DataError(path, f"line {lineno}", f"unknown part {row[0]!r} (expected tr, va or te)")
-            texts[row[0]].append(row[2])
-            labels[row[0]].append(row[1])
+            part, label, text = row
+            if part not in texts:
+                raise DataError(path, f"line {lineno}", f"unknown part {part!r} (expected tr, va or te)")
+            if not label.strip() or not text.strip():
+                raise DataError(path, f"line {lineno}", f"empty {'label' if not label.strip() else 'sentence'}")
+            texts[part].append(text)
+            labels[part].append(label)
+    except csv.Error as err:
+        raise DataError(path, f"line {lineno + 1}", f"not tab-separated values ({err})") from None
     if not texts["tr"]:
         raise DataError(path, None, "no 'tr' rows: a probing task needs training sentences")
+    if len(set(labels["tr"])) < 2:
+        raise DataError(path, None, f"the 'tr' rows have only the label {labels['tr'][0]!r}; a probe needs two")
+    if not texts["te"]:
+        raise DataError(path, None, "no 'te' rows: nothing to score the probe on")
     return ProbingTask(path, texts, labels)
 
 
@@ -70,7 +87,7 @@ def task_files(inputs: list[str | os.PathLike[str]]) -> list[Path]:
         elif item.is_file():
             out.append(item)
         else:
-            raise FileNotFoundError(f"{item}: no such task file or folder")
+            raise DataError(item, None, "no such task file or folder")
     if not out:
-        raise ValueError(f"no task files (*.csv, *.txt) in {', '.join(map(str, inputs))}")
+        raise DataError(", ".join(map(str, inputs)), None, "no task files (*.csv, *.txt) in it")
     return out

@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpeval.errors import DataError
 from interpeval.benchmarks.probing.conllu_reader import ReadStats, read_conllu
 from interpeval.benchmarks.probing.splits import OFFICIAL_PLANS, official_file_parts, stratified_parts
+from interpeval.errors import DataError, OptionError
 
 SORTINGS = (None, "by_pos", "by_deprel", "by_pos_and_deprel")
 SPLIT_FILE = re.compile(r".*-(train|dev|test).*\.conllu")
@@ -208,11 +208,11 @@ def find_treebanks(inputs: Sequence[str | os.PathLike[str]]) -> list[Treebank]:
     paths = [Path(p) for p in inputs]
     for p in paths:
         if not p.exists():
-            raise FileNotFoundError(f"{p}: no such file or folder")
+            raise DataError(p, None, "no such file or folder")
     files = [p for p in paths if p.is_file()]
     dirs = [p for p in paths if p.is_dir()]
     if files and dirs:
-        raise ValueError("give either CoNLL-U files of one treebank or folders, not both")
+        raise OptionError("INPUTS", "give either CoNLL-U files of one treebank or folders, not both")
     if files:
         return [Treebank(language_of(files[0]), files)]
     banks = []
@@ -226,7 +226,7 @@ def find_treebanks(inputs: Sequence[str | os.PathLike[str]]) -> list[Treebank]:
             if found:
                 banks.append(Treebank(language_of(found[0]), found))
     if not banks:
-        raise ValueError(f"no *-(train|dev|test)*.conllu files under {', '.join(map(str, dirs))}")
+        raise DataError(", ".join(map(str, dirs)), None, "no *-(train|dev|test)*.conllu files in it or below it")
     return banks
 
 
@@ -259,7 +259,14 @@ class UDConverter:
 
     def _check(self) -> None:
         if self.sorting not in SORTINGS:
-            raise ValueError(f"sorting must be one of {SORTINGS}, got {self.sorting!r}")
+            raise OptionError("--sorting", f"must be one of {', '.join(map(str, SORTINGS[1:]))} (or not given), got "
+                                           f"{self.sorting!r}")
+        if self.workers < 1:
+            raise OptionError("--workers", f"must be >= 1, got {self.workers}")
+        if not 0 < self.va_fraction < 0.5:
+            raise OptionError("va_fraction", f"must be in (0, 0.5), got {self.va_fraction}")
+        if self.min_count < 1:
+            raise OptionError("min_count", f"must be >= 1, got {self.min_count}")
 
     def extract(self, treebanks: list[Treebank]) -> dict[str, FileExtract]:
         """Read every file once (in parallel when ``workers > 1``)."""
@@ -278,8 +285,8 @@ class UDConverter:
         if self.official:
             for bank in treebanks:
                 if len(bank.files) > 3:
-                    raise ValueError(f"{bank.files[0].parent}: the official converter takes at most 3 files, "
-                                     f"found {len(bank.files)}")
+                    raise DataError(bank.files[0].parent, None, "the official converter takes at most 3 files, "
+                                    f"found {len(bank.files)}")
         extracts = self.extract(treebanks)
         tasks: list[Task] = []
         manifest: dict[str, Any] = {"mode": "official" if self.official else "default",
@@ -357,8 +364,8 @@ class UDConverter:
             sources = {"all": next(iter(roles.values()))}
         else:
             if "data" in roles:
-                raise ValueError(f"{bank.files[0].parent}: cannot tell the split of "
-                                 f"{[Path(e.path).name for e in roles['data']]} (expected -train/-dev/-test)")
+                raise DataError(roles["data"][0].path, None, "cannot tell its split among several files: the name "
+                                "needs -train, -dev or -test")
             sources = {"te": roles["test"] if "test" in roles else roles["dev"]}
             if len(roles) == 3:
                 sources["va"] = roles["dev"]

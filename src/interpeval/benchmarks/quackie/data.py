@@ -11,7 +11,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from interpeval.errors import DataError
+from interpeval.errors import DataError, OptionError
+from interpeval.validate import input_file, read_text
 
 #: CLI dataset name → file name (QUACKIE's names; SQuADShifts NYT is not available offline).
 DATASETS: dict[str, str] = {
@@ -51,10 +52,9 @@ def dataset_path(name: str, data_dir: str | Path | None = None) -> Path:
     else:
         path = Path(name)
         if path.suffix != ".json":
-            raise ValueError(f"unknown dataset {name!r}: use one of {', '.join(DATASETS)} or a SQuAD-format .json file")
-    if not path.is_file():
-        raise FileNotFoundError(f"dataset {name!r}: no file at {path}")
-    return path
+            raise OptionError("--dataset", f"unknown dataset {name!r}: use one of {', '.join(DATASETS)} or a "
+                                           "SQuAD-format .json file")
+    return input_file(path)
 
 
 def _need(obj: object, key: str, kind: type | tuple[type, ...], path: Path, where: str) -> object:
@@ -71,11 +71,14 @@ def load_squad(path: str | Path) -> list[SquadQuestion]:
     """All questions of a SQuAD-format file, in file order, validated (answers must match their context)."""
     path = Path(path)
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(read_text(path))
     except json.JSONDecodeError as err:
         raise DataError(path, f"line {err.lineno}", f"not valid JSON ({err.msg})") from None
     articles = _need(doc, "data", list, path, "top level")
+    if not articles:
+        raise DataError(path, "data", "is empty: no articles")
     out: list[SquadQuestion] = []
+    ids: dict[str, str] = {}
     for a, article in enumerate(articles):
         title = str(article.get("title", "")) if isinstance(article, dict) else ""
         for p, paragraph in enumerate(_need(article, "paragraphs", list, path, f"data[{a}]")):
@@ -92,6 +95,8 @@ def load_squad(path: str | Path) -> list[SquadQuestion]:
                 for n, answer in enumerate(_need(qa, "answers", list, path, where)):
                     where_a = f"{where}.answers[{n}]"
                     start = _need(answer, "answer_start", int, path, where_a)
+                    if isinstance(start, bool):
+                        raise DataError(path, where_a, "field 'answer_start' must be int, got bool")
                     text = _need(answer, "text", str, path, where_a)
                     if not 0 <= start < len(context) or context[start:start + len(text)] != text:
                         raise DataError(path, where_a, f"answer {text!r} is not at answer_start={start} of the context")
@@ -100,6 +105,12 @@ def load_squad(path: str | Path) -> list[SquadQuestion]:
                 impossible = bool(qa.get("is_impossible", False))
                 if not starts and not impossible and "is_impossible" not in qa:
                     raise DataError(path, where, "no answers and no 'is_impossible' flag")
-                out.append(SquadQuestion(len(out), str(_need(qa, "id", (str, int), path, where)), title, question,
-                                         context, tuple(starts), tuple(texts), impossible))
+                qid = str(_need(qa, "id", (str, int), path, where))
+                if qid in ids:
+                    raise DataError(path, where, f"question id {qid!r} occurs twice (first at {ids[qid]})")
+                ids[qid] = where
+                out.append(SquadQuestion(len(out), qid, title, question, context, tuple(starts), tuple(texts),
+                                         impossible))
+    if not out:
+        raise DataError(path, "data", "holds no questions")
     return out

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from interpeval.benchmarks.base import Benchmark, Record, RunKey, resume
 from interpeval.benchmarks.quackie.baseline import random_sentence_scores
 from interpeval.benchmarks.quackie.build import Instance, build_instances
 from interpeval.benchmarks.quackie.data import DATASETS, dataset_path, load_squad
@@ -102,7 +103,7 @@ class Classifier:
 
 #: The paper's two kinds, trained here from MiniLM (see SOURCES.md of data/squad and the artifacts' model cards).
 CLASSIFIERS: dict[str, Classifier] = {
-    "QA": Classifier("QA", "minilm-quackie-qa", Target("p_answer")),
+    "QA": Classifier("QA", "minilm-squad", Target("p_answer")),
     "Classification": Classifier("Classification", "minilm-quackie-cls", Target("class_prob", index=1)),
 }
 
@@ -129,46 +130,98 @@ def too_long(model: Any, instance: Instance) -> bool:
     return len(model.tokenizer(instance.question, instance.context)["input_ids"]) > model.max_length
 
 
-def select_true_positives(model: Any, target: Target, instances: Sequence[Instance],
-                          limit: int | None = None) -> tuple[list[Instance], dict[str, int]]:
+class Selection(Benchmark):
+    """QUACKIE's sample selection as a stored run: per instance, ``too_long`` or the answerable probability.
+
+    Scanning stops once ``limit`` instances are kept; a rerun (or a larger ``limit``) reuses every stored verdict.
+    """
+
+    def __init__(self, model: Any, model_name: str, target: Target, instances: Sequence[Instance],
+                 base: dict[str, Any], fingerprint: str, limit: int | None = None) -> None:
+        self.model = model
+        self.model_name = model_name
+        self.target = target
+        self.items = list(instances)
+        self.base = base
+        self.fingerprint = fingerprint
+        self.limit = limit
+        self.chunk = max(1, int(model.batch_size))
+
+    def key(self) -> RunKey:
+        config = {k: v for k, v in self.base.items() if k not in ("limit", "seed")}
+        return RunKey("quackie-selection", config, self.model_name, self.fingerprint)
+
+    def instances(self) -> list[Instance]:
+        return self.items
+
+    def compute(self, items: Sequence[Instance]) -> list[Record]:
+        short = [i for i in items if not too_long(self.model, i)]
+        p = answerable_probability(self.model, self.target, [i.question for i in short],
+                                   [i.context for i in short]) if short else []
+        probability = {i.id: float(v) for i, v in zip(short, p, strict=True)}
+        return [Record({"too_long": i.id not in probability, "p_answerable": probability.get(i.id)}) for i in items]
+
+    def enough(self, outputs: list[dict[str, Any]]) -> bool:
+        return self.limit is not None and sum(_kept(o) for o in outputs) >= self.limit
+
+
+def _kept(output: dict[str, Any]) -> bool:
+    return not output["too_long"] and output["p_answerable"] > 0.5
+
+
+def select_true_positives(model: Any, target: Target, instances: Sequence[Instance], limit: int | None = None, *,
+                          store: Any = None, model_name: str = "", base: dict[str, Any] | None = None,
+                          fingerprint: str = "") -> tuple[list[Instance], dict[str, int]]:
     """The instances the model predicts as answerable (P > 0.5), in order, stopping at ``limit`` kept.
 
-    Counts ``too_long``, ``not_predicted``, ``scanned`` and ``kept`` (only the scanned prefix is counted).
+    Counts ``too_long``, ``not_predicted``, ``scanned`` and ``kept`` over the scanned prefix (up to the instance
+    that reached ``limit``). With a ``store`` the verdicts are stored (run ``quackie-selection``) and reused.
     """
+    from interpeval.store import Store
+
+    bench = Selection(model, model_name or model.name, target, instances, base or {"max_length": model.max_length},
+                      fingerprint, limit)
+    outputs = resume(bench, store if store is not None else Store(":memory:")).outputs
+    by_id = {i.id: i for i in instances}
     kept: list[Instance] = []
     counts = {"too_long": 0, "not_predicted": 0, "scanned": 0, "kept": 0}
-    step = max(1, int(model.batch_size))
-    for start in range(0, len(instances), step):
+    for out in outputs:
         if limit is not None and len(kept) >= limit:
             break
-        chunk = []
-        for inst in instances[start:start + step]:
-            if too_long(model, inst):
-                counts["too_long"] += 1
-            else:
-                chunk.append(inst)
-        counts["scanned"] += len(instances[start:start + step])
-        if chunk:
-            p = answerable_probability(model, target, [i.question for i in chunk], [i.context for i in chunk])
-            for inst, prob in zip(chunk, p, strict=True):
-                if prob > 0.5:
-                    kept.append(inst)
-                else:
-                    counts["not_predicted"] += 1
-    if limit is not None and len(kept) > limit:
-        kept = kept[:limit]
+        counts["scanned"] += 1
+        if out["too_long"]:
+            counts["too_long"] += 1
+        elif _kept(out):
+            kept.append(by_id[out["instance_id"]])
+        else:
+            counts["not_predicted"] += 1
     counts["kept"] = len(kept)
     return kept, counts
 
 
-def make_explainer(method: Method, seed: int) -> Any:
-    """Instantiate a registered explainer; stochastic ones get ``seed`` unless the method sets one."""
+#: what ``official`` adds to a method's parameters where the explainer takes them (REFERENCE §1.6): the question is
+#: held fixed and only the context attributed, and LIME keeps its library default of 10 features
+OFFICIAL_PARAMS = {"segment": 1, "num_features": 10}
+
+
+def make_explainer(method: Method, seed: int, official: bool = False) -> Any:
+    """Instantiate a registered explainer; stochastic ones get ``seed`` unless the method sets one.
+
+    With ``official`` the explainers that accept them get :data:`OFFICIAL_PARAMS` (unless the method sets them).
+    """
+    import inspect
+
     from interpeval import explain
 
     cls = explain.get(method.explainer)
     params = dict(method.params)
     if getattr(cls, "stochastic", False):
         params.setdefault("seed", seed)
+    if official:
+        accepted = inspect.signature(cls.__init__).parameters
+        for key, value in OFFICIAL_PARAMS.items():
+            if key in accepted:
+                params.setdefault(key, value)
     return cls(**params)
 
 
@@ -179,11 +232,11 @@ def sentence_scores(attribution: Any, instance: Instance, aggs: Sequence[str]) -
 
 
 def explain_instances(model: Any, target: Target, method: Method, instances: Sequence[Instance],
-                      aggs: Sequence[str], seed: int = 0) -> list[dict[str, list[float]]]:
+                      aggs: Sequence[str], seed: int = 0, official: bool = False) -> list[dict[str, list[float]]]:
     """Per instance, ``{agg: sentence scores}`` (``{"random": permutation}`` for the Random baseline)."""
     if not method.explainer:
         return [{"random": random_sentence_scores(len(i.sentences), seed, i.id).tolist()} for i in instances]
-    explainer = make_explainer(method, seed)
+    explainer = make_explainer(method, seed, official)
     attributions = explainer.explain(model, [i.question for i in instances], target,
                                      pairs=[i.context for i in instances])
     return [sentence_scores(a, inst, aggs) for a, inst in zip(attributions, instances, strict=True)]
@@ -231,7 +284,8 @@ def run_quackie(datasets: Sequence[str] = tuple(DATASETS),
     ``models`` maps a classifier label to another model (zoo name or directory) than the shipped one;
     ``limit`` caps the true positives explained per dataset and classifier; ``max_length`` overrides the model's
     input limit (default: its tokenizer's, at most 512 as in the original); ``official`` uses the original
-    ground-truth offset walk; ``store`` (a :class:`interpeval.store.Store`) receives one run per dataset ×
+    ground-truth offset walk and the originals' explainer setup (:data:`OFFICIAL_PARAMS`: question fixed, context
+    attributed; LIME with 10 features); ``chunk`` questions go to one explainer call; ``store`` (a :class:`interpeval.store.Store`) receives one run per dataset ×
     classifier × method, resumed when the same command is run again.
     """
     from interpeval.metrics.localisation import aggregate_quackie
@@ -259,7 +313,11 @@ def run_quackie(datasets: Sequence[str] = tuple(DATASETS),
         trained_on = training_articles(model_name)
         for ds in datasets:
             instances, skipped = build_instances(questions[ds], official, exclude_articles=trained_on)
-            kept, counts = select_true_positives(model, clf.target, instances, limit)
+            fingerprint = fingerprint_files(paths[ds])
+            base = {"dataset": ds, "classifier": clf_label, "target": [clf.target.name, clf.target.index],
+                    "official": official, "limit": limit, "seed": seed, "max_length": model.max_length}
+            kept, counts = select_true_positives(model, clf.target, instances, limit, store=store,
+                                                 model_name=model_name, base=base, fingerprint=fingerprint)
             selection = {"dataset": ds, "classifier": clf_label, "model": model_name, "questions": len(questions[ds]),
                          **skipped, **counts}
             result.selection.append(selection)
@@ -267,17 +325,17 @@ def run_quackie(datasets: Sequence[str] = tuple(DATASETS),
                 f"{skipped['trained_on']} from training articles, {counts['too_long']} too long, "
                 f"{counts['not_predicted']} not predicted answerable (of {counts['scanned']} scanned) → "
                 f"{len(kept)} explained")
-            base = {"dataset": ds, "classifier": clf_label, "target": [clf.target.name, clf.target.index],
-                    "official": official, "limit": limit, "seed": seed, "max_length": model.max_length}
-            pair = _Pair(store, model, model_name, clf, base, fingerprint_files(paths[ds]), kept)
             if check and kept:
+                rows = resume(GroundTruthCheck(model, model_name, clf.target, kept, base, fingerprint), store).outputs
                 result.checks.append({"dataset": ds, "classifier": clf_label, "model": model_name,
-                                      **summarize_check(pair.check())})
+                                      **summarize_check([r["check"] for r in rows])})
             for method in methods:
-                if not pair.supports(method):
+                if not supports(model, method):
                     result.skipped_methods.append(f"{method.label} on {clf_label} ({model.kind} unsupported)")
                     continue
-                per_agg = pair.explain(method, aggs, seed, chunk, selection)
+                bench = Explanations(model, model_name, clf.target, kept, base, fingerprint, method, aggs, chunk,
+                                     selection)
+                per_agg = score_outputs(resume(bench, store).outputs)
                 for agg in per_agg or (["random"] if not method.explainer else aggs):
                     summary = aggregate_quackie(per_agg[agg]) if per_agg else _EMPTY
                     result.rows.append(_row(ds, clf_label, leaderboard_label(method, agg), summary, model_name))
@@ -290,65 +348,73 @@ def run_quackie(datasets: Sequence[str] = tuple(DATASETS),
 _EMPTY = {"mean_iou": math.nan, "mean_hpd": math.nan, "mean_snr": math.nan, "n": 0, "fails": 0, "no_snr": 0}
 
 
-@dataclass
-class _Pair:
-    """One dataset × classifier: its kept instances, and one store run per method (plus the GT check)."""
+def supports(model: Any, method: Method) -> bool:
+    """Whether the method's explainer handles this model's kind (the Random baseline handles every kind)."""
+    if not method.explainer:
+        return True
+    from interpeval import explain
 
-    store: Any
-    model: Any
-    model_name: str
-    clf: Classifier
-    base: dict[str, Any]
-    fingerprint: str
-    kept: list[Instance]
+    kinds = getattr(explain.get(method.explainer), "kinds", None)
+    return not kinds or model.kind in kinds
 
-    def supports(self, method: Method) -> bool:
-        if not method.explainer:
-            return True
-        from interpeval import explain
 
-        kinds = getattr(explain.get(method.explainer), "kinds", None)
-        return not kinds or self.model.kind in kinds
+def _instance_output(inst: Instance, out: dict[str, Any]) -> dict[str, Any]:
+    return {"index": inst.index, "n_sentences": len(inst.sentences), "gt": list(inst.gt), **out}
 
-    def check(self) -> list[dict[str, float]]:
-        run = self.store.run("quackie-gt-check", self.base, self.model_name, self.fingerprint)
-        rows = _stored(run, self.kept, self._check_part, len(self.kept))
-        run.finish()
-        return [r["check"] for r in rows]
 
-    def _check_part(self, part: Sequence[Instance]) -> list[dict[str, Any]]:
-        return [{"check": r} for r in ground_truth_check(self.model, self.clf.target, part)]
+class GroundTruthCheck(Benchmark):
+    """Run ``quackie-gt-check``: does removing the GT sentence lower P(answerable) more than another sentence?"""
 
-    def explain(self, method: Method, aggs: Sequence[str], seed: int, chunk: int,
-                selection: dict[str, Any]) -> dict[str, list[dict[str, float]]]:
-        """Explain the kept instances not yet in the store; per aggregation, the per-sample metrics of all."""
+    def __init__(self, model: Any, model_name: str, target: Target, kept: Sequence[Instance], base: dict[str, Any],
+                 fingerprint: str) -> None:
+        self.model, self.model_name, self.target = model, model_name, target
+        self.kept, self.base, self.fingerprint = list(kept), base, fingerprint
+        self.chunk = len(self.kept) or 1  # one batched call: the check is batch-invariant
+
+    def key(self) -> RunKey:
+        return RunKey("quackie-gt-check", self.base, self.model_name, self.fingerprint)
+
+    def instances(self) -> list[Instance]:
+        return self.kept
+
+    def compute(self, items: Sequence[Instance]) -> list[Record]:
+        return [Record(_instance_output(inst, {"check": r}))
+                for inst, r in zip(items, ground_truth_check(self.model, self.target, items), strict=True)]
+
+
+class Explanations(Benchmark):
+    """Run ``quackie``: one method's sentence scores for the kept instances; IoU / HPD / SNR as run metrics.
+
+    ``chunk`` (questions per explainer call) and the model's ``batch_size`` are part of the key: batching changes
+    padding and so the last bits of the gradient sums (chunk 1 vs 8 differ by ~1e-9).
+    """
+
+    def __init__(self, model: Any, model_name: str, target: Target, kept: Sequence[Instance], base: dict[str, Any],
+                 fingerprint: str, method: Method, aggs: Sequence[str], chunk: int,
+                 selection: dict[str, Any]) -> None:
+        self.model, self.model_name, self.target = model, model_name, target
+        self.kept, self.base, self.fingerprint = list(kept), base, fingerprint
+        self.method, self.aggs, self.chunk, self.selection = method, list(aggs), max(1, int(chunk)), selection
+
+    def key(self) -> RunKey:
+        config = {**self.base, "method": self.method.config(), "aggs": self.aggs, "chunk": self.chunk,
+                  "batch_size": self.model.batch_size}
+        return RunKey("quackie", config, self.model_name, self.fingerprint)
+
+    def instances(self) -> list[Instance]:
+        return self.kept
+
+    def compute(self, items: Sequence[Instance]) -> list[Record]:
+        scores = explain_instances(self.model, self.target, self.method, items, self.aggs, self.base["seed"],
+                                   official=self.base["official"])
+        return [Record(_instance_output(inst, {"scores": s})) for inst, s in zip(items, scores, strict=True)]
+
+    def summarize(self, outputs: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
         from interpeval.metrics.localisation import aggregate_quackie
 
-        run = self.store.run("quackie", {**self.base, "method": method.config(), "aggs": list(aggs)},
-                             self.model_name, self.fingerprint)
-
-        def work(part: Sequence[Instance]) -> list[dict[str, Any]]:
-            return [{"scores": s} for s in explain_instances(self.model, self.clf.target, method, part, aggs, seed)]
-
-        per_agg = score_outputs(_stored(run, self.kept, work, chunk))
-        for agg, per_sample in per_agg.items():
-            run.add_metrics(aggregate_quackie(per_sample), group=agg)
-        run.add_metrics({k: float(v) for k, v in selection.items() if isinstance(v, int)}, group="selection")
-        run.finish()
-        return per_agg
-
-
-def _stored(run: Any, instances: Sequence[Instance], work: Callable[[Sequence[Instance]], list[dict[str, Any]]],
-            chunk: int) -> list[dict[str, Any]]:
-    """Compute ``work`` for the instances the run has not recorded yet (in chunks) and return all outputs."""
-    done = run.done_ids()
-    todo = [i for i in instances if i.id not in done]
-    for start in range(0, len(todo), max(1, chunk)):
-        part = todo[start:start + chunk]
-        for inst, out in zip(part, work(part), strict=True):
-            run.record(inst.id, {"index": inst.index, "n_sentences": len(inst.sentences), "gt": list(inst.gt), **out})
-    wanted = {i.id for i in instances}
-    return [o for o in run.store.instances(run.id) if o["instance_id"] in wanted]
+        out: dict[str, dict[str, float]] = {agg: aggregate_quackie(v) for agg, v in score_outputs(outputs).items()}
+        out["selection"] = {k: float(v) for k, v in self.selection.items() if isinstance(v, int)}
+        return out
 
 
 def _row(dataset: str, classifier: str, method: str, summary: dict[str, float], model: str) -> dict[str, Any]:

@@ -1,0 +1,276 @@
+"""interpeval vs ferret 0.4.2: explain + evaluate the same 20 SST-2 sentences with the same model, side by side.
+
+ferret runs in its own virtual environment, made by this script under ``.cache/ferret-venv`` (ferret pins
+transformers < 5, numpy < 2, pyarrow < 16; CPU torch 2.13.0 is installed first). The model is the zoo's
+``minilm-sst2`` (MiniLM + SST-2 head), saved once as a plain Hugging Face checkpoint for ferret. Both sides explain
+each sentence for its predicted class with
+
+* Gradient — ferret ``GradientExplainer(multiply_by_inputs=False)`` (Captum ``Saliency``, ``abs=True``) vs ours
+  ``saliency``;
+* IG-50 — ferret ``IntegratedGradientExplainer`` ([CLS] [PAD] … [SEP] baseline) vs ours
+  ``integrated_gradients:n_steps=50,baseline=pad``;
+* LIME — ferret's default n² samples over tokens masked with [MASK] (n = tokens with [CLS]/[SEP]) vs ours
+  ``lime:unit=token,removal=mask,n_samples=n²``;
+* SHAP — ferret's ``Partition SHAP`` (shap's text masker) with ``max_evals=n²`` vs ours
+  ``kernel_shap:unit=token,removal=mask,n_samples=n²``: the same budget, not the same algorithm (timed; the values
+  of each side's own explanations are printed, not compared);
+
+and evaluates every explanation with AOPC comprehensiveness, AOPC sufficiency and tau-LOO (ferret's defaults:
+thresholds 10..100 %, only positive scores, [CLS]/[SEP] left out, tokens removed and the rest decoded). Printed:
+per-method explain time, evaluation time, totals and ratios (ferret / interpeval), and whether the metric values
+agree: interpeval's metrics are applied to ferret's own explanations and compared with ferret's values. The two
+sides alternate sentence by sentence (ferret waits in its own process), so both see the same load on a shared
+machine; one warm-up sentence per side is left out of the timings.
+
+    nice -n 10 python bench/vs_ferret.py [--n 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+import warnings
+from importlib import resources
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+VENV = ROOT / ".cache" / "ferret-venv"
+WORK = ROOT / ".cache" / "ferret-bench"
+METHODS = ("Gradient", "IG-50", "LIME", "SHAP")
+METRICS = (("aopc_compr", "ferret_aopc_compr"), ("aopc_suff", "ferret_aopc_suff"), ("taucorr_loo", "ferret_taucorr_loo"))
+
+FERRET_SIDE = r'''
+import json, sys, time, warnings
+warnings.filterwarnings("ignore")
+import numpy as np, torch
+from transformers import AutoModelForSequenceClassification, AutoTokenizer
+from ferret import Benchmark
+from ferret.benchmark import lp_normalize
+from ferret.explainers.gradient import GradientExplainer, IntegratedGradientExplainer
+from ferret.explainers.lime import LIMEExplainer
+from ferret.explainers.shap import SHAPExplainer
+from ferret.evaluators.faithfulness_measures import (AOPC_Comprehensiveness_Evaluation, AOPC_Sufficiency_Evaluation,
+                                                     TauLOO_Evaluation)
+
+model_dir = sys.argv[1]
+model = AutoModelForSequenceClassification.from_pretrained(model_dir).eval()
+tokenizer = AutoTokenizer.from_pretrained(model_dir)
+explainers = {"Gradient": GradientExplainer(model, tokenizer, multiply_by_inputs=False),
+              "IG-50": IntegratedGradientExplainer(model, tokenizer, multiply_by_inputs=True),
+              "LIME": LIMEExplainer(model, tokenizer), "SHAP": SHAPExplainer(model, tokenizer)}
+call_args = {"IG-50": {"call_args": {"n_steps": 50}}}
+evaluators = [AOPC_Comprehensiveness_Evaluation(model, tokenizer), AOPC_Sufficiency_Evaluation(model, tokenizer),
+              TauLOO_Evaluation(model, tokenizer)]
+bench = Benchmark(model, tokenizer, explainers=list(explainers.values()), evaluators=evaluators)
+print("READY", flush=True)
+clock = lambda: (time.perf_counter(), time.process_time())
+for line in sys.stdin:  # one sentence per line (JSON string); one result per line, prefixed RESULT
+    text = json.loads(line)
+    row = {"text": text, "timings": {}, "scores": {}, "tokens": {}, "values": {}}
+    def add(key, started):
+        now = clock()
+        for name, delta in ((key, now[0] - started[0]), ("cpu:" + key, now[1] - started[1])):
+            row["timings"][name] = row["timings"].get(name, 0.0) + delta
+        return now
+    started = clock()
+    with torch.no_grad():
+        target = row["target"] = int(model(**tokenizer(text, return_tensors="pt")).logits[0].argmax())
+    add("evaluate", started)
+    n2 = len(tokenizer(text)["input_ids"]) ** 2  # LIME's default budget; SHAP gets the same one
+    call_args["SHAP"] = {"call_args": {"max_evals": n2}}
+    for name, explainer in explainers.items():
+        started = clock()
+        explanation = explainer(text, target=target, **call_args.get(name, {}))
+        (explanation,) = lp_normalize([explanation])
+        started = add("explain/" + name, started)
+        (evaluation,) = bench.evaluate_explanations([explanation], target=target, show_progress=False)
+        add("evaluate/" + name, started)
+        add("evaluate", started)
+        row["scores"][name] = [float(s) for s in explanation.scores]
+        row["tokens"][name] = list(explanation.tokens)
+        row["values"][name] = {e.name: float(e.score) for e in evaluation.evaluation_scores}
+    print("RESULT " + json.dumps(row), flush=True)
+'''
+
+
+def ensure_venv() -> Path:
+    """The ferret virtual environment's python, created and installed on first use."""
+    python = VENV / "bin" / "python"
+    probe = [str(python), "-c", "import ferret, transformers, numpy; print(transformers.__version__)"]
+    if python.exists() and subprocess.run(probe, capture_output=True).returncode == 0:
+        return python
+    print(f"creating {VENV} (CPU torch 2.13.0, then ferret-xai 0.4.2)", flush=True)
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(VENV)], check=True)
+    pip = [str(python), "-m", "pip", "install", "-q"]
+    subprocess.run([*pip, "torch==2.13.0"], check=True)
+    subprocess.run([*pip, "ferret-xai==0.4.2", "transformers<5", "numpy<2", "pyarrow<16"], check=True)
+    return python
+
+
+def sentences(n: int) -> list[str]:
+    path = resources.files("interpeval") / "data" / "sentences" / "sst2-dev-20.tsv"
+    with path.open(encoding="utf-8") as f:
+        return [row["sentence"].strip() for row in csv.DictReader(f, delimiter="\t")][:n]
+
+
+class FerretSide:
+    """The ferret process in its venv: the model saved as a plain HF checkpoint, sentences sent one at a time."""
+
+    def __init__(self, python: Path, model) -> None:
+        model_dir = WORK / "minilm-sst2"
+        if not (model_dir / "config.json").exists():
+            model.hf.save_pretrained(model_dir)
+            model.tokenizer.save_pretrained(model_dir)
+        (WORK / "ferret_side.py").write_text(FERRET_SIDE)
+        env = {**os.environ, "HF_HUB_OFFLINE": "1", "TOKENIZERS_PARALLELISM": "false"}
+        self.proc = subprocess.Popen([str(python), str(WORK / "ferret_side.py"), str(model_dir)], env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        self._read("READY")
+
+    def _read(self, prefix: str) -> str:
+        for line in self.proc.stdout:
+            if line.startswith(prefix):
+                return line[len(prefix):].strip()
+        raise RuntimeError(f"the ferret side stopped (exit code {self.proc.wait()})")
+
+    def explain_and_evaluate(self, text: str) -> dict:
+        self.proc.stdin.write(json.dumps(text) + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self._read("RESULT "))
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def ours(model, text: str, store) -> dict:
+    """interpeval's engine on one sentence (LIME/SHAP sample counts depend on its length, as ferret's)."""
+    from interpeval.evaluate import Method, evaluate
+
+    n2 = len(model.tokenizer(text)["input_ids"]) ** 2
+    methods = [Method("Gradient", "saliency"),
+               Method("IG-50", "integrated_gradients", {"n_steps": 50, "baseline": "pad"}),
+               Method("LIME", "lime", {"unit": "token", "removal": "mask", "n_samples": n2}),
+               Method("SHAP", "kernel_shap", {"unit": "token", "removal": "mask", "n_samples": n2})]
+    result = evaluate(model, [text], methods, ["faithfulness"], store=store)
+    row = {"timings": result.timings, "passes": result.passes, "requests": result.requests,
+           "values": {r["method"]: {} for r in result.aggregate}}
+    for r in result.aggregate:
+        row["values"][r["method"]][r["metric"]] = r["mean"]
+    return row
+
+
+def ours_on_ferret_explanations(model, ferret_rows: list[dict]) -> list[dict]:
+    """interpeval's metrics on ferret's own explanations (its tokens and L1-normalised scores)."""
+    import numpy as np
+
+    from interpeval import metrics
+    from interpeval.evaluate.passes import SharedPasses, id_decoder
+    from interpeval.models import Target
+
+    out = []
+    for row in ferret_rows:
+        target = Target("class_prob", row["target"])
+        ids = model.tokenizer(row["text"])["input_ids"]
+        tokens = [str(i) for i in ids[1:-1]]
+        values: dict[str, dict[str, float]] = {}
+        passes = SharedPasses(model)
+        decode = id_decoder(model, row["text"])
+        for replay in (False, True):
+            fn = (passes.replayer if replay else passes.recorder)(target, decode)
+            for method in ("Gradient", "IG-50", "LIME"):
+                scores = np.asarray(row["scores"][method], dtype=float)[1:-1]
+                evidence = metrics.Evidence(tokens=tokens, scores=scores, score_fn=fn, full_text=row["text"])
+                values[method] = {name: float(metrics.get(name).evaluate(evidence)) for _, name in METRICS}
+            if not replay:
+                passes.run()
+        out.append(values)
+    return out
+
+
+def print_times(f_rows: list[dict], ours_rows: list[dict], kind: str, label: str) -> None:
+    """Per-method explain seconds, evaluation seconds, totals and ratios (ferret / interpeval)."""
+
+    def total(rows: list[dict], key: str) -> float:
+        return sum(r["timings"].get(kind + key, 0.0) for r in rows)
+
+    print(f"\n{label}, {len(f_rows)} sentences:")
+    print(f"{'method':<9} {'ferret explain s':>16} {'ours explain s':>14} {'ratio':>6} | {'ferret eval s':>13}")
+    for method in METHODS:
+        fe, oe = total(f_rows, f"explain/{method}"), total(ours_rows, f"explain/{method}")
+        print(f"{method:<9} {fe:>16.2f} {oe:>14.2f} {fe / oe:>6.2f} | {total(f_rows, f'evaluate/{method}'):>13.2f}")
+    f_exp = sum(total(f_rows, f"explain/{m}") for m in METHODS)
+    o_exp = sum(total(ours_rows, f"explain/{m}") for m in METHODS)
+    f_eval, o_eval = total(f_rows, "evaluate"), total(ours_rows, "evaluate")
+    print(f"{'all':<9} {f_exp:>16.2f} {o_exp:>14.2f} {f_exp / o_exp:>6.2f} | {f_eval:>13.2f}  ours (shared passes) "
+          f"{o_eval:.2f}  ratio {f_eval / o_eval:.2f}")
+    print(f"explain + evaluate: ferret {f_exp + f_eval:.1f} s ({(f_exp + f_eval) / len(f_rows):.2f} s/text), "
+          f"interpeval {o_exp + o_eval:.1f} s ({(o_exp + o_eval) / len(f_rows):.2f} s/text) -> "
+          f"{(f_exp + f_eval) / (o_exp + o_eval):.2f}x; evaluation alone {f_eval / o_eval:.2f}x")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=20, help="sentences (of the 20 vendored SST-2 dev sentences)")
+    args = parser.parse_args()
+    warnings.filterwarnings("ignore")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    import torch
+
+    from interpeval.models import load
+    from interpeval.store import Store
+
+    WORK.mkdir(parents=True, exist_ok=True)
+    python = ensure_venv()
+    model = load("minilm-sst2", device="cpu")
+    texts = sentences(args.n)
+    print(f"model minilm-sst2 on cpu, {len(texts)} SST-2 dev sentences, torch threads {torch.get_num_threads()}",
+          flush=True)
+    store_path = WORK / f"ours-{os.getpid()}.sqlite"
+    side = FerretSide(python, model)
+    f_rows, ours_rows = [], []
+    try:
+        with Store(store_path) as store:
+            side.explain_and_evaluate("a warm-up sentence .")  # first-call costs (imports, allocations) on
+            ours(model, "a warm-up sentence .", store)  # both sides are left out of the timings
+            for i, text in enumerate(texts, 1):  # interleaved, so both sides see the same load on a shared machine
+                f_rows.append(side.explain_and_evaluate(text))
+                ours_rows.append(ours(model, text, store))
+                print(f"{i}/{len(texts)}", flush=True)
+    finally:
+        side.close()
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{store_path}{suffix}").unlink(missing_ok=True)
+    for kind, label in (("", "wall-clock"), ("cpu:", "CPU time of each process (both sides: torch threads "
+                                               f"{torch.get_num_threads()})")):
+        print_times(f_rows, ours_rows, kind, label)
+    print(f"interpeval metric passes: {sum(r['passes'] for r in ours_rows)} model rows for "
+          f"{sum(r['requests'] for r in ours_rows)} texts requested by the metrics")
+
+    print("\nmetric agreement (interpeval's metrics on ferret's explanations vs ferret's values):")
+    ours_on_f = ours_on_ferret_explanations(model, f_rows)
+    for method in ("Gradient", "IG-50", "LIME"):
+        for f_name, our_name in METRICS:
+            diffs = []
+            for frow, orow in zip(f_rows, ours_on_f, strict=True):
+                a, b = frow["values"][method].get(f_name, math.nan), orow[method][our_name]
+                diffs.append(0.0 if (math.isnan(a) and math.isnan(b)) else abs(a - b))
+            worst = max(diffs)
+            print(f"  {method:<9} {f_name:<12} max |diff| {worst:.2e} over {len(diffs)} texts -> "
+                  f"{'agree' if worst < 1e-4 else 'DIFFER'}")
+    print("\nmean metric values of each side's own explanations (different explainer implementations):")
+    for method in METHODS:
+        for f_name, our_name in METRICS:
+            fm = sum(r["values"][method].get(f_name, math.nan) for r in f_rows) / len(f_rows)
+            om = sum(r["values"][method].get(our_name, math.nan) for r in ours_rows) / len(ours_rows)
+            print(f"  {method:<9} {f_name:<12} ferret {fm:+.3f}  interpeval {om:+.3f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,170 @@
+"""The paper's six explainers on the protocol's samples, through the explainer registry, at the word level.
+
+Every method explains the same scalar: the probability of the task's green class (SST-2 positive, QNLI
+entailment) or the regression output (STS-B similarity), as the paper's regression heads did. A positive word
+score supports the green class, a negative one the red class. Token scores become whitespace-word scores with the
+equal-share rule (:meth:`Attribution.to_words`); a pair input (STS-B, QNLI) lists the text's words, then the pair's.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from interpeval.benchmarks.iqs.tasks import Sample, Task
+from interpeval.errors import InterpevalError
+from interpeval.models.base import Model, Target
+from interpeval.store import Run
+
+#: REFERENCE §6: LIME with 3000 samples and Lasso alpha 3e-4, Kernel SHAP with the same configuration, DeepLIFT with
+#: a zero baseline, IG with 50 steps and a zero baseline (Captum defaults otherwise).
+PAPER_METHODS: dict[str, dict[str, Any]] = {
+    "input_x_gradient": {},
+    "guided_backprop": {},
+    "lime": {"n_samples": 3000, "regression": "lasso", "alpha": 3e-4},
+    "kernel_shap": {"n_samples": 3000, "regression": "lasso", "alpha": 3e-4},
+    "deeplift": {"baseline": "zero"},
+    "integrated_gradients": {"n_steps": 50, "baseline": "zero"},
+}
+
+METHOD_TITLES = {"input_x_gradient": "Input×Gradient", "guided_backprop": "Guided Backprop", "lime": "LIME",
+                 "kernel_shap": "Kernel SHAP", "deeplift": "DeepLIFT", "integrated_gradients": "Integrated Gradients"}
+
+
+@dataclass
+class Explanation:
+    """One method's word scores for one sample; ``segments[i]`` is 0 (text) or 1 (pair) for word i."""
+
+    sample_id: str
+    method: str
+    words: list[str]
+    segments: list[int]
+    scores: list[float]
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def class_index(model: Model, task: Task, side: str) -> int:
+    """The model's output index for a task class: by the model's label names, else the file's numeric label,
+    else the position among the sorted label names (the convention of ``interpeval train``)."""
+    raw = task.raw_labels[task.sides.index(side)]
+    names = {str(k).lower(): int(v) for k, v in (getattr(model.hf.config, "label2id", None) or {}).items()}
+    if raw.lower() in names:
+        return names[raw.lower()]
+    if raw.isdigit():
+        return int(raw)
+    return sorted(task.raw_labels).index(raw)
+
+
+def task_target(model: Model, task: Task) -> Target:
+    """What every method explains: P(green class) for a classifier, the output of a regression model (for a
+    classification task, the paper's setting: a regression head whose output in [0, 1] is P(green class),
+    thresholded at 0.5)."""
+    if model.kind == "regression":
+        return Target("regression")
+    if task.kind == "regression" or model.kind != "sequence-classification":
+        needed = "" if task.kind == "regression" else " or a sequence-classification model"
+        raise InterpevalError(f"{task.name} needs a regression model{needed}; {model.name} is a {model.kind} model")
+    return Target("class_prob", class_index(model, task, task.green))
+
+
+def model_outputs(model: Model, task: Task, samples: list[Sample]) -> list[Any]:
+    """Per sample: the model's probabilities of (red class, green class), or its regression output."""
+    texts, pairs = [s.text for s in samples], _pairs(samples)
+    task_target(model, task)
+    if model.kind == "regression":
+        values = [float(v) for v in model.predict(texts, pairs)]
+        if task.kind == "regression":
+            return values
+        return [[1.0 - p, p] for p in np.clip(values, 0.0, 1.0).tolist()]
+    probs = model.predict_proba(texts, pairs)
+    cols = [class_index(model, task, side) for side in task.sides]
+    return [[float(row[c]) for c in cols] for row in probs]
+
+
+def _pairs(samples: list[Sample]) -> list[str] | None:
+    pairs = [s.pair for s in samples]
+    return None if all(p is None for p in pairs) else [p or "" for p in pairs]
+
+
+def check_methods(methods: Mapping[str, Mapping[str, Any]]) -> None:
+    """Fail before any work when a method is unknown or does not take one of its parameters."""
+    from interpeval.explain import registry
+
+    for name, params in methods.items():
+        try:
+            cls = registry.get(name)
+        except KeyError as err:
+            raise InterpevalError(str(err.args[0])) from None
+        accepted = set(inspect.signature(cls.__init__).parameters) - {"self"}
+        unknown = sorted(set(params) - accepted)
+        if unknown:
+            raise InterpevalError(f"explainer {name!r} does not take {', '.join(unknown)} "
+                                  f"(it takes {', '.join(sorted(accepted))})")
+
+
+def explain_samples(model: Model, task: Task, samples: list[Sample],
+                    methods: Mapping[str, Mapping[str, Any]] = PAPER_METHODS
+                    ) -> tuple[list[Explanation], dict[str, float]]:
+    """Word-level explanations of every sample by every method, and each method's wall time in seconds."""
+    from interpeval.explain import registry
+
+    check_methods(methods)
+    target = task_target(model, task)
+    texts, pairs = [s.text for s in samples], _pairs(samples)
+    out: list[Explanation] = []
+    costs: dict[str, float] = {}
+    for name, params in methods.items():
+        explainer = registry.get(name)(**params)
+        start = time.perf_counter()
+        attributions = explainer.explain(model, texts, target, pairs)
+        costs[name] = time.perf_counter() - start
+        for sample, attribution in zip(samples, attributions, strict=True):
+            words, segments, scores = [], [], []
+            for segment, text in ((0, sample.text), (1, sample.pair)):
+                if text is None:
+                    continue
+                words += text.split()
+                segments += [segment] * len(text.split())
+                scores += attribution.to_words(segment=segment).tolist()
+            out.append(Explanation(sample.id, name, words, segments, [float(v) for v in np.asarray(scores)],
+                                   attribution.params))
+    return out, costs
+
+
+def explain_resumable(run: Run, model: Model, task: Task, samples: list[Sample],
+                      methods: Mapping[str, Mapping[str, Any]] = PAPER_METHODS, chunk: int = 8
+                      ) -> tuple[list[Explanation], dict[str, float]]:
+    """:func:`explain_samples`, recording every (sample, method) in ``run`` as soon as it is done, so a killed
+    study creation resumes where it stopped (LIME and Kernel SHAP with 3000 perturbations take minutes per sample
+    on a CPU). The cost of a method is the sum of the wall times recorded for its samples."""
+    from interpeval.explain import registry
+
+    check_methods(methods)
+    done = run.done_ids()
+    for name, params in methods.items():
+        step = 1 if registry.get(name).rows_per_call == 1 else max(chunk, 1)
+        todo = [s for s in samples if f"{s.id}|{name}" not in done]
+        for start in range(0, len(todo), step):
+            part = todo[start:start + step]
+            explanations, cost = explain_samples(model, task, part, {name: params})
+            for e in explanations:
+                run.record(f"{e.sample_id}|{name}", {**e.to_dict(), "cost_s": cost[name] / len(part)})
+    stored = {r["instance_id"]: r for r in run.store.instances(run.id)}
+    out: list[Explanation] = []
+    costs: dict[str, float] = {}
+    for name in methods:
+        for s in samples:
+            record = stored[f"{s.id}|{name}"]
+            out.append(Explanation(record["sample_id"], name, record["words"], record["segments"],
+                                   record["scores"], record["params"]))
+            costs[name] = costs.get(name, 0.0) + float(record["cost_s"])
+    run.finish()
+    return out, costs

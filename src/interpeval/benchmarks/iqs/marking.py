@@ -1,0 +1,62 @@
+"""How a continuous word attribution becomes the words an explanation *marks* (green / red).
+
+The paper does not say (REFERENCE §6), so the rule is an explicit parameter reported with every table. A word is
+marked when ``|score| > threshold × max |score|`` of its input (``threshold`` is relative, so methods on different
+scales are cut alike; 0 = every word with a non-zero score, the paper's "contributing at all"); ``top_k`` then
+keeps only the k largest ``|score|``; ``sign`` keeps both colours or only one. Green = positive score (supports the
+task's green class), red = negative.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from interpeval.errors import InterpevalError
+from interpeval.metrics.iqs import sign_sets
+
+SIGNS = ("both", "positive", "negative")
+
+
+@dataclass(frozen=True)
+class Marking:
+    threshold: float = 0.0
+    top_k: int | None = None
+    sign: str = "both"
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.threshold < 1.0:
+            raise InterpevalError(f"marking threshold must be in [0, 1) (relative to the largest |score|), "
+                                  f"got {self.threshold!r}")
+        if self.top_k is not None and (isinstance(self.top_k, bool) or self.top_k < 1):
+            raise InterpevalError(f"marking top_k must be None or >= 1, got {self.top_k!r}")
+        if self.sign not in SIGNS:
+            raise InterpevalError(f"marking sign must be one of {', '.join(SIGNS)}, got {self.sign!r}")
+
+    def describe(self) -> str:
+        rule = f"|score| > {self.threshold:g} × max |score|" if self.threshold else "score ≠ 0"
+        if self.top_k is not None:
+            rule += f", top {self.top_k} by |score|"
+        return rule + ("" if self.sign == "both" else f", {self.sign} scores only")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**asdict(self), "rule": self.describe()}
+
+    def mark(self, scores: np.ndarray | list[float]) -> dict[str, list[int]]:
+        """``{"green": [word indices], "red": [...]}`` for one input's word scores."""
+        s = np.asarray(scores, dtype=float)
+        scale = float(np.abs(s).max(initial=0.0))
+        if scale == 0.0:
+            return {"green": [], "red": []}
+        sets = sign_sets([str(i) for i in range(len(s))], s / scale, self.threshold)
+        green, red = sorted(int(i) for i in sets["positive"]), sorted(int(i) for i in sets["negative"])
+        if self.sign == "positive":
+            red = []
+        elif self.sign == "negative":
+            green = []
+        if self.top_k is not None:
+            keep = set(sorted(green + red, key=lambda i: (-abs(s[i]), i))[:self.top_k])
+            green, red = [i for i in green if i in keep], [i for i in red if i in keep]
+        return {"green": green, "red": red}

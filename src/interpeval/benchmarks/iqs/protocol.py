@@ -1,0 +1,72 @@
+"""The paper's sampling protocol: 50 samples per task, 25 per class (STS-B: per side of the threshold).
+
+Samples a model was trained on are left out when that can be known: a zoo head's ``card.json`` names its training
+file, held-out fraction and seed (:func:`interpeval.models.train.train`), so its training rows are recomputed and
+excluded by content. What was checked is returned with the samples and reported with every table.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from interpeval.benchmarks.iqs.tasks import Sample, Task
+from interpeval.errors import InterpevalError
+
+
+def training_inputs(model_name: str) -> tuple[set[tuple[str, str | None]] | None, str]:
+    """``(the (text, pair) inputs the zoo model was trained on, a note)``; ``None`` when that cannot be known."""
+    from interpeval.models import zoo
+    from interpeval.models.train import _split, read_examples
+
+    try:
+        folder = zoo.path(model_name)
+    except InterpevalError:
+        folder = None
+    card = folder / "card.json" if folder is not None else Path(model_name) / "card.json"
+    if not card.is_file():
+        return None, f"training data of {model_name} unknown (no card.json): overlap with the samples not checked"
+    meta = json.loads(card.read_text(encoding="utf-8"))
+    data = meta.get("data")
+    candidates = [Path(data), Path(__file__).resolve().parents[4] / data] if data else []
+    found = next((p for p in candidates if p.is_file()), None)
+    if found is None or "eval_fraction" not in meta or "seed" not in meta:
+        return None, f"training file of {model_name} ({data}) not found here: overlap with the samples not checked"
+    examples, _ = read_examples(meta["kind"], found)
+    train_idx, _ = _split(len(examples), float(meta["eval_fraction"]), int(meta["seed"]))
+    seen = {(_norm(examples[i].text), _norm(examples[i].pair)) for i in train_idx}
+    return seen, f"{len(seen)} training inputs of {model_name} ({data}) excluded"
+
+
+def _norm(text: str | None) -> str | None:
+    return None if text is None else " ".join(text.split()).lower()
+
+
+def sample_protocol(task: Task, samples: list[Sample], per_side: int = 25, seed: int = 0,
+                    exclude: set[tuple[str, str | None]] | None = None) -> list[Sample]:
+    """``per_side`` samples of each side of ``task``, drawn without replacement (seeded), in file order."""
+    if per_side < 1:
+        raise InterpevalError(f"per_side must be >= 1, got {per_side}")
+    pool = [s for s in samples if exclude is None or (_norm(s.text), _norm(s.pair)) not in exclude]
+    rng = np.random.default_rng(seed)
+    chosen: list[Sample] = []
+    for side in task.sides:
+        mine = [s for s in pool if s.side == side]
+        if len(mine) < per_side:
+            raise InterpevalError(f"{task.name}: only {len(mine)} usable samples of class {side!r} "
+                                  f"(need {per_side}); use a larger --data file or a smaller --per-class")
+        chosen += [mine[i] for i in sorted(rng.choice(len(mine), per_side, replace=False))]
+    order = {s.id: i for i, s in enumerate(samples)}
+    return sorted(chosen, key=lambda s: order[s.id])
+
+
+def protocol_info(task: Task, per_side: int, seed: int, note: str, data: str) -> dict[str, Any]:
+    """The protocol as reported with every table."""
+    info: dict[str, Any] = {"task": task.name, "data": data, "per_class": per_side, "seed": seed,
+                            "classes": list(task.sides), "training_overlap": note}
+    if task.threshold is not None:
+        info["threshold"] = task.threshold
+    return info

@@ -1,0 +1,180 @@
+"""``build``: from the real source files to one golden file per language, with provenance on every record.
+
+Per language and dimension the rules' candidates are taken evenly (the same share from every rule, spread over
+each rule's candidates in file order, so every source file contributes); every original gets its perturbed
+partners (``ins_del`` always, ``transform`` where the syntax allows, ``replace`` when a masked LM is given).
+With a masked LM the builder also approximates the paper's annotators' answer-uniqueness check: a record is
+flagged ``unique`` when the model's best filling is at least ``unique_ratio`` times as probable as its second best
+(the context singles out one filling). Every rationale is ``silver`` and names the rule that made it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from interpeval.benchmarks.plm import computation, grammar, knowledge, reasoning, semantics
+from interpeval.benchmarks.plm.inputs import decode, model_input
+from interpeval.benchmarks.plm.perturb import insert_or_delete, substitutes, transform
+from interpeval.benchmarks.plm.records import (
+    DIMENSIONS,
+    LANGS,
+    GoldenRecord,
+    Item,
+    to_record,
+    write_golden,
+    write_jsonl,
+)
+from interpeval.benchmarks.plm.words import text_hash
+from interpeval.errors import DataError
+
+BUILDERS: dict[str, Callable[[Path, str], dict[str, list[Item]]]] = {
+    "grammar": grammar.grammar_items, "semantics": semantics.semantics_items, "knowledge": knowledge.knowledge_items,
+    "reasoning": reasoning.reasoning_items, "computation": computation.computation_items,
+}
+SOURCES: dict[str, dict[str, tuple[str, ...]]] = {
+    "grammar": grammar.SOURCES,
+    "semantics": {"en": (*grammar.SOURCES["en"], semantics.WSC), "zh": grammar.SOURCES["zh"]},
+    "knowledge": knowledge.SOURCES, "reasoning": reasoning.SOURCES, "computation": computation.SOURCES,
+}
+#: dimensions a language cannot have from the shipped sources, and why
+UNAVAILABLE = {("en", "reasoning"): "XCOPA has no English and English COPA is not among the sources"}
+
+
+@dataclass
+class BuildSummary:
+    """Counts per language and dimension: originals, partners per perturbation type, unique-flagged records."""
+
+    counts: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    unavailable: dict[str, str] = field(default_factory=dict)
+    files: dict[str, str] = field(default_factory=dict)
+    models: dict[str, str | None] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"counts": self.counts, "unavailable": self.unavailable, "files": self.files, "models": self.models}
+
+
+def source_files(data_dir: Path, langs: Sequence[str]) -> list[Path]:
+    """Every source file the build reads; a missing one is an error before any work starts."""
+    paths = [data_dir / rel for dim in DIMENSIONS for lang in langs for rel in SOURCES[dim].get(lang, ())]
+    missing = [p for p in paths if not p.is_file()]
+    if missing:
+        raise DataError(missing[0], None, f"source file missing ({len(missing)} missing in all); --data-dir must be a "
+                                          "folder laid out like shared/data (ud/, squad/, xquad/, cmrc2018/, "
+                                          "plm_rationale/)")
+    return paths
+
+
+def exclusion_hashes(paths: Sequence[str | Path]) -> frozenset[str]:
+    """Hashes of every non-empty line of UTF-8 text files — e.g. the ``.txt`` a masked LM was trained on with
+    ``interpeval train masked-lm`` (one text per line) — for ``build(exclude=...)``."""
+    out = set()
+    for path in paths:
+        try:
+            lines = Path(path).read_text(encoding="utf-8").splitlines()
+        except UnicodeDecodeError as err:
+            raise DataError(path, None, f"is not UTF-8 text ({err.reason})") from None
+        except OSError as err:
+            raise DataError(path, None, f"cannot be read ({err.strerror})") from None
+        out.update(text_hash(line) for line in lines if line.strip())
+    return frozenset(out)
+
+
+def spread(pools: dict[str, list[Item]], limit: int) -> list[Item]:
+    """``limit`` items shared equally among the rules (a short rule's rest goes to the others), each rule's share
+    taken at even steps through its candidates."""
+    quotas = dict.fromkeys(pools, 0)
+    left = limit
+    open_rules = [r for r in sorted(pools) if pools[r]]
+    while left > 0 and open_rules:
+        share = max(1, left // len(open_rules))
+        for rule in list(open_rules):
+            add = min(share, len(pools[rule]) - quotas[rule], left)
+            quotas[rule] += add
+            left -= add
+            if quotas[rule] >= len(pools[rule]):
+                open_rules.remove(rule)
+            if left == 0:
+                break
+    out = []
+    for rule in sorted(pools):
+        pool, q = pools[rule], quotas[rule]
+        out.extend(pool[math.floor(i * len(pool) / q)] for i in range(q))
+    return out
+
+
+def _uniqueness(records: list[GoldenRecord], model: Any, ratio: float) -> None:
+    """Flag each record with the model's two best fillings and whether the best is ``ratio`` × the second."""
+    inputs = [model_input(r.sent_token, r.lang, r.answers, model)[0] for r in records]
+    best = model.fill_mask(inputs, k=2)
+    for record, options in zip(records, best, strict=True):
+        p = [math.exp(score) for _, score in options] + [0.0]
+        record.meta["unique"] = {"model": model.name, "top1": decode(model, options[0][0], record.lang),
+                                 "p_top1": round(p[0], 6), "p_top2": round(p[1], 6),
+                                 "unique": bool(p[0] >= ratio * p[1])}
+
+
+def build(data_dir: str | Path, out_dir: str | Path, langs: Sequence[str] = LANGS, per_dimension: int = 250,
+          models: dict[str, Any] | None = None, unique_ratio: float = 2.0,
+          dimensions: Sequence[str] = DIMENSIONS, exclude: frozenset[str] = frozenset()) -> BuildSummary:
+    """Build ``plm-<lang>.golden.jsonl`` under ``out_dir`` for each language; returns the counts.
+
+    ``models`` maps a language to a loaded masked LM (or None) used for ``replace`` partners and uniqueness.
+    ``exclude`` holds :func:`~interpeval.benchmarks.plm.words.text_hash` values of texts an evaluated model was
+    trained on (sentences, paragraphs, problems); candidates from those texts are skipped.
+    """
+    data_dir, out_dir = Path(data_dir), Path(out_dir)
+    unknown = [x for x in langs if x not in LANGS] + [d for d in dimensions if d not in DIMENSIONS]
+    if unknown:
+        raise ValueError(f"unknown language or dimension {unknown}; languages {LANGS}, dimensions {DIMENSIONS}")
+    if per_dimension < 1:
+        raise ValueError(f"per_dimension must be >= 1, got {per_dimension}")
+    source_files(data_dir, langs)
+    summary = BuildSummary()
+    models = models or {}
+    for lang in langs:
+        model = models.get(lang)
+        summary.models[lang] = None if model is None else model.name
+        records: list[GoldenRecord] = []
+        summary.counts[lang] = {}
+        for dim in dimensions:
+            if (lang, dim) in UNAVAILABLE:
+                summary.unavailable[f"{lang}/{dim}"] = UNAVAILABLE[(lang, dim)]
+                continue
+            pools = {rule: [it for it in pool if it.provenance.get("text_sha1") not in exclude]
+                     for rule, pool in BUILDERS[dim](data_dir, lang).items()}
+            originals = spread(pools, per_dimension)
+            partners = [[p for p in (insert_or_delete(it), transform(it)) if p is not None] for it in originals]
+            if model is not None:
+                for group, sub in zip(partners, substitutes(originals, model), strict=True):
+                    if sub is not None:
+                        group.append(sub)
+            counts = {"originals": len(originals), "ins_del": 0, "replace": 0, "transform": 0}
+            for item, group in zip(originals, partners, strict=True):
+                ori = to_record(item, len(records), _meta(item))
+                records.append(ori)
+                for partner in group:
+                    rec = to_record(partner, len(records), {**_meta(partner), "ori_id": ori.sent_id})
+                    ori.rel_ids.append(rec.sent_id)
+                    records.append(rec)
+                    counts[partner.perturbation or ""] += 1
+            summary.counts[lang][dim] = counts
+        if model is not None and records:
+            _uniqueness(records, model, unique_ratio)
+            for dim, counts in summary.counts[lang].items():
+                counts["unique"] = sum(1 for r in records if r.dimension == dim and r.meta["unique"]["unique"])
+        path = write_golden(out_dir / f"plm-{lang}.golden.jsonl", records)
+        summary.files[lang] = str(path)
+    write_jsonl(out_dir / "build-summary.jsonl", [summary.to_json()])
+    return summary
+
+
+def _meta(item: Item) -> dict[str, Any]:
+    meta: dict[str, Any] = {"lang": item.lang, "dimension": item.dimension, "perturbation": item.perturbation,
+                            "label": "silver", "rule": item.rule, "provenance": item.provenance}
+    if item.perturbation_rule:
+        meta["perturbation_rule"] = item.perturbation_rule
+    return meta

@@ -1,0 +1,100 @@
+"""Words for the builder: English tokens, Chinese words with jieba, content words, numbers, UD sentences as items."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from interpeval.benchmarks.plm.records import Item
+
+_EN_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|\w+(?:[-'’]\w+)*|[^\w\s]")
+_NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+          "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+NUMBER_WORDS = {w: float(i) for i, w in enumerate(_UNITS)}
+NUMBER_WORDS.update({"thirty": 30.0, "forty": 40.0, "fifty": 50.0, "hundred": 100.0, "thousand": 1000.0,
+                     "twice": 2.0, "double": 2.0, "triple": 3.0, "half": 0.5, "quarter": 0.25, "dozen": 12.0})
+#: jieba POS tags of content words (nouns, verbs, adjectives, numerals, names, foreign words)
+_ZH_CONTENT = ("n", "v", "a", "m", "eng", "t", "s", "j", "i", "l")
+
+
+def en_tokens(text: str) -> list[str]:
+    """English words and punctuation (numbers with thousands separators stay whole)."""
+    return _EN_TOKEN.findall(text)
+
+
+@lru_cache(maxsize=1)
+def _jieba() -> Any:
+    import logging
+
+    import jieba
+    import jieba.posseg
+
+    jieba.setLogLevel(logging.WARNING)
+    return jieba.posseg
+
+
+def zh_words(text: str) -> list[tuple[str, str]]:
+    """Chinese words with their jieba POS tags (whitespace dropped)."""
+    return [(p.word, p.flag) for p in _jieba().lcut(text) if p.word.strip()]
+
+
+@lru_cache(maxsize=1)
+def _en_stop() -> frozenset[str]:
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return frozenset(ENGLISH_STOP_WORDS)
+
+
+def is_en_content(word: str) -> bool:
+    """Not a stop word (scikit-learn's English list) and made of letters or digits."""
+    return word.lower() not in _en_stop() and any(c.isalnum() for c in word)
+
+
+def is_en_stop(word: str) -> bool:
+    return word.lower() in _en_stop()
+
+
+def is_zh_content(flag: str) -> bool:
+    return flag.startswith(_ZH_CONTENT)
+
+
+def has_cjk(word: str) -> bool:
+    return bool(_CJK.search(word))
+
+
+def numbers_in(text: str) -> list[float]:
+    """Every number written with digits in ``text`` (unsigned: "3-36" is a subtraction; thousands separators
+    allowed), and English number words."""
+    values = [float(m.replace(",", "")) for m in _NUMBER.findall(text)]
+    values += [NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in NUMBER_WORDS]
+    return values
+
+
+def integer_answer(value: Any) -> str | None:
+    """The answer as an integer string when it is a whole number, else None."""
+    try:
+        number = float(str(value).replace(",", ""))
+    except ValueError:
+        return None
+    return str(int(number)) if number.is_integer() and abs(number) < 1e7 else None
+
+
+def text_hash(text: str) -> str:
+    """A short hash of a source text (whitespace-normalised), stored as provenance so that texts a masked LM was
+    trained on can be excluded (``build(exclude=...)``)."""
+    import hashlib
+
+    return hashlib.sha1(" ".join(text.split()).encode("utf-8")).hexdigest()[:16]
+
+
+def ud_item(sentence: Any, lang: str, dimension: str, mask_id: int, rationale_ids: list[int], rule: str,
+            provenance: dict[str, Any]) -> Item:
+    """An item from a UD sentence (``probing.conllu_reader.Sentence``); ids are CoNLL-U word ids (1-based)."""
+    words = [w[1] for w in sentence.words]
+    provenance = {**provenance, "text_sha1": text_hash(sentence.surface())}
+    tree = [(w[4] - 1, w[5], w[2], dict(w[3])) for w in sentence.words]
+    return Item(lang, dimension, words, mask_id - 1, sorted({i - 1 for i in rationale_ids}), rule, provenance,
+                tree=tree)

@@ -1,0 +1,83 @@
+"""`interpeval evaluate`: explain inputs with several explainers and score every explanation with every metric."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from interpeval.errors import OptionError
+
+
+def parse_options(items: list[str]) -> dict[str, dict[str, object]]:
+    """``METRIC:key=value`` items as ``{metric: {key: value}}`` (values read as JSON when they parse)."""
+    from interpeval.cli.attribute import parse_params
+
+    out: dict[str, dict[str, object]] = {}
+    for item in items:
+        metric, sep, pair = item.partition(":")
+        if not sep or not metric:
+            raise OptionError("--option", f"expects METRIC:key=value, got {item!r}")
+        out.setdefault(metric, {}).update(parse_params([pair]))
+    return out
+
+
+def evaluate(
+    texts: list[str] = typer.Argument(None, help="Texts to explain (or use --file)."),
+    file: Path = typer.Option(None, "--file", help=".txt (one input per line), .tsv (text/sentence column, optional "
+                                                   "id, rationale) or .jsonl ({text, id?, rationale?}); a rationale "
+                                                   "is 0/1 per whitespace word."),
+    model: str = typer.Option("minilm-sst2", "--model", help="Zoo name, local model directory or hub id."),
+    explainer: list[str] = typer.Option(["gradient", "integrated_gradients:n_steps=50"], "--explainer",
+                                        help="NAME[:key=value,...] (repeatable)."),
+    metric: list[str] = typer.Option(["ferret"], "--metric", help="Metric name or preset: ferret, faithfulness, "
+                                                                  "plausibility (repeatable)."),
+    option: list[str] = typer.Option([], "--option", help="Metric option METRIC:key=value, e.g. "
+                                                          "ferret_token_f1:official=false (repeatable)."),
+    target: str = typer.Option(None, "--target", help="Target NAME or NAME:INDEX (default: the predicted class)."),
+    baseline: bool = typer.Option(True, help="Add the random explainer as the trivial baseline row."),
+    chunk: int = typer.Option(8, "--chunk", help="Inputs per explainer call (part of the run key)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the stochastic explainers."),
+    out: Path = typer.Option(None, "--out", help="Folder for aggregate.{md,json} and per_input.{md,json}."),
+    store: Path = typer.Option(None, "--store", help="SQLite store (default: $INTERPEVAL_STORE or the user data dir)."),
+    device: str = typer.Option("auto", "--device"),
+) -> None:
+    """Print the mean of every metric per explainer with n and a 95 % bootstrap interval; rerun to resume."""
+    from interpeval import validate
+    from interpeval.cli.explain import parse_target
+    from interpeval.evaluate import Input
+    from interpeval.evaluate import evaluate as run_evaluation
+    from interpeval.evaluate.engine import parse_method, resolve_metrics
+    from interpeval.evaluate.inputs import read_inputs
+    from interpeval.models import load
+    from interpeval.store import Store
+
+    if bool(texts) == (file is not None):
+        raise OptionError("TEXTS/--file", "give the texts as arguments or --file, not both and not neither")
+    validate.at_least(chunk, 1, "--chunk")
+    validate.device(device)
+    validate.store(store)
+    if out is not None:
+        validate.output_dir(out, "--out")
+    for spec in explainer:
+        with validate.as_option_error("--explainer"):
+            parsed = parse_method(spec)
+        validate.explainer_params(parsed.explainer, parsed.params, "--explainer")
+    with validate.as_option_error("--metric"):
+        resolve_metrics(metric)
+    inputs = read_inputs(file) if file is not None else [Input(str(i), t) for i, t in enumerate(texts)]
+    options = parse_options(option)
+    parsed_target = parse_target(target)
+    if baseline and not any(spec.partition(":")[0] == "random" for spec in explainer):
+        explainer = [*explainer, "random"]
+    loaded = load(model, device=device)
+    with Store(store) as db:
+        result = run_evaluation(loaded, inputs, explainer, metric, target=parsed_target, store=db,
+                                chunk=chunk, seed=seed, options=options,
+                                data=str(file) if file is not None else "command-line texts")
+    aggregate, per_input = result.tables()
+    typer.echo(aggregate.to_markdown())
+    if out is not None:
+        written = aggregate.save(out / "aggregate") + per_input.save(out / "per_input")
+        typer.echo("wrote " + ", ".join(str(p) for p in written))
+    typer.echo(f"run {result.run_id}: {len(inputs)} inputs, {result.computed} evaluated now")

@@ -1,0 +1,134 @@
+"""`interpeval plm ...`: build the pretrained-LM rationale benchmark, evaluate masked LMs and explainers on it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import typer
+
+app = typer.Typer(help="Pretrained-LM rationale benchmark (masked-word prediction + rationales, en/zh).",
+                  no_args_is_help=True)
+
+
+def _data_dir(given: Path | None) -> Path:
+    """``--data-dir``, else ``$INTERPEVAL_DATA``, else the nearest ``shared/data`` above the working directory."""
+    if given is not None:
+        return given
+    if os.environ.get("INTERPEVAL_DATA"):
+        return Path(os.environ["INTERPEVAL_DATA"])
+    for folder in [Path.cwd(), *Path.cwd().parents]:
+        if (folder / "shared" / "data").is_dir():
+            return folder / "shared" / "data"
+    raise ValueError("no source data folder: pass --data-dir (a folder laid out like shared/data) "
+                     "or set INTERPEVAL_DATA")
+
+
+def _langs(value: str) -> tuple[str, ...]:
+    return tuple(x.strip() for x in value.split(",") if x.strip())
+
+
+def _progress(tag: str, done: int, total: int) -> None:
+    typer.echo(f"  {tag}: {done}/{total}", err=True)
+
+
+def _specs(explainers: str, att_direction: str, method: list[str], param: list[str]) -> dict:
+    from interpeval.benchmarks.plm.suite import explainer_specs
+    from interpeval.cli.attribute import parse_params
+
+    params = parse_params(param)
+    return explainer_specs(_langs(explainers), att_direction, [(m, params) for m in method])
+
+
+@app.command("build")
+def build_cmd(
+        out: Path = typer.Option(Path("plm-data"), help="Folder for plm-<lang>.golden.jsonl and build-summary.jsonl."),
+        data_dir: Path = typer.Option(None, help="Sources laid out like shared/data (default: $INTERPEVAL_DATA "
+                                                 "or the nearest shared/data)."),
+        langs: str = typer.Option("en,zh", help="Comma-separated languages."),
+        per_dimension: int = typer.Option(250, help="Originals per dimension and language."),
+        model_en: str = typer.Option("none", help="Masked LM for English Rep. partners and uniqueness "
+                                                  "(zoo name, directory or hub id; 'none' to skip)."),
+        model_zh: str = typer.Option("none", help="Masked LM for Chinese (as --model-en)."),
+        unique_ratio: float = typer.Option(2.0, help="Flag unique when p(best) >= ratio x p(second)."),
+        exclude_texts: list[Path] = typer.Option([], "--exclude-texts", help="Text file, one text per line, that "
+                                                 "an evaluated model trained on: its texts are not used (repeatable)."),
+        device: str = typer.Option("auto"),
+) -> None:
+    """Build the benchmark from the real sources; every rationale is silver and names its rule."""
+    from interpeval.benchmarks.plm.build import build, exclusion_hashes
+
+    chosen = _langs(langs)
+    names = {"en": model_en, "zh": model_zh}
+    models = {}
+    for lang in chosen:
+        if names.get(lang, "none") != "none":
+            from interpeval.models import load
+
+            models[lang] = load(names[lang], kind="masked-lm", device=device)
+    summary = build(_data_dir(data_dir), out, chosen, per_dimension, models, unique_ratio,
+                    exclude=exclusion_hashes(exclude_texts))
+    for lang, dims in summary.counts.items():
+        for dim, counts in dims.items():
+            typer.echo(f"{lang} {dim}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+    for key, why in summary.unavailable.items():
+        typer.echo(f"{key}: not built ({why})")
+    for path in summary.files.values():
+        typer.echo(f"wrote {path}")
+
+
+@app.command("run")
+def run_cmd(
+        golden: Path = typer.Argument(..., help="Golden file (plm-<lang>.golden.jsonl or a TrustAI golden file)."),
+        model: list[str] = typer.Option(..., "--model", help="Masked LM: zoo name, directory or hub id "
+                                                             "(repeatable)."),
+        explainers: str = typer.Option("ATT,IG", help="The paper's explainers by label (ATT, IG); '' for none."),
+        att_direction: str = typer.Option("query", help="ATT: 'query' ([MASK] rows, TrustAI; default) or 'key'."),
+        method: list[str] = typer.Option([], "--method", help="Any registered explainer, added (repeatable)."),
+        param: list[str] = typer.Option([], "--param", help="key=value for the --method explainers."),
+        target: str = typer.Option("gold", help="Explain the gold answer's tokens ('gold') or the prediction."),
+        per_dimension: int = typer.Option(None, help="Only the first N originals per dimension (+ partners)."),
+        out: Path = typer.Option(Path("plm-results"), help="Folder for tables, predict files and Figure 1."),
+        store: Path = typer.Option(None, help="Results store (default: $INTERPEVAL_STORE or the user data dir)."),
+        device: str = typer.Option("auto"),
+) -> None:
+    """Top-1/Top-3 and rationale metrics for each model × explainer; resumable; writes the paper's tables."""
+    from interpeval.benchmarks.plm.suite import evaluate_file, write_html, write_outputs
+    from interpeval.store import Store
+
+    specs = _specs(explainers, att_direction, method, param)
+    if not specs:
+        raise ValueError("no explainer: give --explainers ATT,IG and/or --method NAME")
+    with Store(store) as db:
+        results = evaluate_file(golden, model, specs, db, target, per_dimension, device, _progress)
+        written = write_outputs(out, golden, results, db)
+    report = write_html(out / "report.html", [written])
+    for res in results:
+        typer.echo(f"run {res.run_id}: {res.model} {res.label} ({len(res.outputs)} records)")
+    for path in [*written["paths"], report]:
+        typer.echo(f"wrote {path}")
+
+
+@app.command("bench")
+def bench_cmd(
+        out: Path = typer.Option(Path("plm-bench"), help="Folder for data/, en/, zh/ and report.html."),
+        data_dir: Path = typer.Option(None, help="Sources laid out like shared/data."),
+        model_en: str = typer.Option("minilm-mlm", help="English masked LM (builds Rep./uniqueness, is evaluated)."),
+        model_zh: str = typer.Option("me5-small-mlm", help="Chinese masked LM."),
+        per_dimension: int = typer.Option(250, help="Originals per dimension and language."),
+        eval_per_dimension: int = typer.Option(None, help="Evaluate only the first N originals per dimension."),
+        explainers: str = typer.Option("ATT,IG"),
+        att_direction: str = typer.Option("query"),
+        exclude_texts: list[Path] = typer.Option([], "--exclude-texts", help="Texts the models trained on."),
+        store: Path = typer.Option(None),
+        device: str = typer.Option("auto"),
+) -> None:
+    """One command: build both languages, evaluate them with ATT and IG, write tables, figures and the report."""
+    from interpeval.benchmarks.plm.build import exclusion_hashes
+    from interpeval.benchmarks.plm.suite import run_all
+
+    paths = run_all(_data_dir(data_dir), out, {"en": model_en, "zh": model_zh}, per_dimension, eval_per_dimension,
+                    _specs(explainers, att_direction, [], []), store, device, progress=_progress,
+                    exclude=exclusion_hashes(exclude_texts))
+    for path in paths:
+        typer.echo(f"wrote {path}")

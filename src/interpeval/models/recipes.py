@@ -1,0 +1,659 @@
+"""How every trained head of the zoo is made: its data, its exact split, its held-out tests and trivial baselines.
+
+``interpeval train recipe NAME --data-root ../shared/data --out DIR`` reproduces a zoo artifact. Each recipe reads
+the real files under the data root, splits them so that no paragraph or article that a test scores was trained on
+(split rules are deterministic — a SHA-1 of the article title or paragraph — and written to the card), selects the
+best checkpoint on a dev split, and scores each test on the saved artifact next to a trivial baseline.
+Multiple choice has too little data for a fixed split: its recipes report 5-fold cross-validation over articles
+(each question predicted by the fold model that never saw its article) and then train the shipped model on all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from interpeval.errors import InterpevalError
+from interpeval.models.train import (
+    ChoiceExample,
+    ClassificationExample,
+    MLMExample,
+    QAExample,
+    _answer_f1,
+    evaluate,
+    model_card,
+    train,
+)
+
+#: SQuAD 2.0 dev-part articles a QA model may train on: not in ExpMRC SQuAD dev, not QUACKIE's held-out articles.
+SQUAD2_TRAIN_ARTICLES = ("Computational_complexity_theory", "European_Union_law", "Force", "Huguenot",
+                         "Immune_system", "Imperialism", "Islamism", "Packet_switching", "Scottish_Parliament",
+                         "Warsaw")
+SQUADSHIFTS = ("new_wiki", "reddit", "amazon_reviews")
+
+
+@dataclass
+class TestSet:
+    """Held-out examples, what they are, and the trivial baseline's scores on them."""
+
+    examples: list[Any]
+    what: str
+    baseline_name: str
+    baseline: dict[str, float]
+    #: scores a model on the examples when the kind's default (:func:`interpeval.models.train.evaluate`) is not
+    #: the benchmark's own scorer
+    scorer: Callable[[Any, list[Any]], dict[str, float]] | None = None
+
+
+@dataclass
+class Prepared:
+    """A recipe's data: train / dev examples, held-out tests, the exact split, label names."""
+
+    train: list[Any]
+    dev: list[Any]
+    tests: dict[str, TestSet]
+    split: dict[str, Any]
+    label_names: list[str] | None = None
+    folds: list[tuple[list[Any], list[Any]]] = field(default_factory=list)
+    #: JSON files written next to the artifact (QUACKIE reads ``quackie_split.json`` to drop trained articles)
+    extra_files: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """A zoo head: kind, base encoder, description, data builder and training settings."""
+
+    name: str
+    kind: str
+    base: str
+    description: str
+    build: Callable[[Path], Prepared]
+    settings: dict[str, Any]
+
+
+# ----------------------------------------------------------------------------------------------------- splits
+def bucket(key: str, buckets: int = 20) -> int:
+    """A stable bucket of a title or paragraph (SHA-1), so the split is the same on every machine."""
+    return int(hashlib.sha1(key.encode("utf-8")).hexdigest(), 16) % buckets
+
+
+def part_of(key: str) -> str:
+    """``test`` (buckets 0–3, 20 %), ``dev`` (bucket 4, 5 %) or ``train`` (the rest)."""
+    b = bucket(key)
+    return "test" if b < 4 else "dev" if b == 4 else "train"
+
+
+def _read_json(path: Path) -> Any:
+    if not path.is_file():
+        raise InterpevalError(f"{path}: missing (is --data-root the shared data folder?)")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _squad_records(path: Path) -> list[dict[str, Any]]:
+    """Flat question records of a SQuAD-format file: title, context, question, answers, impossible."""
+    out = []
+    for article in _read_json(path)["data"]:
+        for paragraph in article["paragraphs"]:
+            for qa in paragraph["qas"]:
+                answers = qa.get("answers") or []
+                out.append({"id": str(qa["id"]), "title": article.get("title", ""), "context": paragraph["context"],
+                            "question": qa["question"] if isinstance(qa["question"], str) else qa["question"][0],
+                            "answers": [(int(a["answer_start"]), a["text"]) for a in answers],
+                            "impossible": bool(qa.get("is_impossible")) or not answers})
+    return out
+
+
+def _vendored_contexts() -> set[str]:
+    """Paragraphs of the SQuAD-family samples shipped in the package (QUACKIE evaluates on them): never trained on."""
+    folder = Path(__file__).resolve().parents[1] / "data" / "squad"
+    return {r["context"] for f in sorted(folder.glob("*.json")) for r in _squad_records(f)}
+
+
+def _shift_part(domain: str, record: dict[str, Any], vendored: set[str]) -> str:
+    """SQuADShifts split: by article (new_wiki, amazon) or by paragraph (reddit is one "article")."""
+    if record["context"] in vendored:
+        return "test"
+    return part_of(record["context"] if domain == "reddit" else f"{domain}/{record['title']}")
+
+
+# ----------------------------------------------------------------------------------------------------- helpers
+_PTB = [(" n't", "n't"), (" 's", "'s"), (" 're", "'re"), (" 've", "'ve"), (" 'll", "'ll"), (" 'd", "'d"),
+        (" 'm", "'m"), ("-lrb- ", "("), (" -rrb-", ")"), ("-lrb-", "("), ("-rrb-", ")"), ("`` ", '"'), (" ''", '"')]
+
+
+def detokenize_ptb(text: str) -> str:
+    """Undo the PTB tokenisation of the SST sentence files (``wo n't`` → ``won't``, ``-lrb-`` → ``(``)."""
+    for old, new in _PTB:
+        text = text.replace(old, new)
+    return re.sub(r" ([.,;:!?%])", r"\1", text)
+
+
+def _majority(train_labels: Sequence[int], test_labels: Sequence[int]) -> dict[str, float]:
+    label = Counter(train_labels).most_common(1)[0][0]
+    gold = np.asarray(test_labels)
+    recalls = [float((gold[gold == c] == label).mean()) for c in np.unique(gold)]
+    return {"accuracy": float((gold == label).mean()), "balanced_accuracy": float(np.mean(recalls))}
+
+
+def _overlap_sentence(question: str, context: str, language: str = "en") -> str:
+    """The context sentence with the most question words: the trivial answer of an extractive QA baseline."""
+    from interpeval.benchmarks.expmrc.baselines import most_similar, sentence_spans
+
+    return most_similar(question, context, sentence_spans(context, language))
+
+
+def _qa_baseline(examples: Sequence[QAExample], language: str = "en") -> dict[str, float]:
+    f1 = [_answer_f1(e.answer_text, _overlap_sentence(e.question, e.context, language)) for e in examples]
+    return {"answer_f1": float(np.mean(f1))}
+
+
+def _pseudo_evidence(question: str, context: str, start: int, text: str, language: str) -> tuple[int, str]:
+    """ExpMRC pseudo evidence: the sentence most similar to question + gold answer (``mss_q``)."""
+    from interpeval.benchmarks.expmrc.baselines import Answer, mss_q, sentence_spans
+    from interpeval.benchmarks.expmrc.data import Question
+
+    q = Question(qid="", question=question, context=context, answers=(text,), evidences=None,
+                 answer_starts=(start,))
+    evidence = mss_q(q, Answer(text, start), sentence_spans(context, language))
+    return context.find(evidence), evidence
+
+
+def _qa_example(record: dict[str, Any], language: str = "en", evidence: bool = True) -> QAExample:
+    if record["impossible"]:
+        return QAExample(record["question"], record["context"], -1, "")
+    start, text = record["answers"][0]
+    example = QAExample(record["question"], record["context"], start, text)
+    if evidence:
+        example.evidence_start, example.evidence_text = _pseudo_evidence(record["question"], record["context"],
+                                                                         start, text, language)
+    return example
+
+
+def _without_answer_sentence(record: dict[str, Any]) -> str | None:
+    """The context with the sentence holding the answer start removed (None when one sentence is all there is)."""
+    from interpeval.text.sentences import sent_spans
+
+    spans = sent_spans(record["context"])
+    start = record["answers"][0][0]
+    keep = [record["context"][s:e] for s, e in spans if not s <= start < e]
+    return " ".join(keep) if 0 < len(keep) < len(spans) else None
+
+
+def _answerability_records(root: Path, vendored: set[str]) -> dict[str, list[dict[str, Any]]]:
+    """Question records by part for the English QA and answerability heads (see :func:`_english_qa_split`)."""
+    parts: dict[str, list[dict[str, Any]]] = {"train": [], "dev": [], "test_squad2": []}
+    for domain in SQUADSHIFTS:
+        for record in _squad_records(root / "squad" / f"squadshifts-{domain}.json"):
+            part = _shift_part(domain, record, vendored)
+            record["source"] = domain
+            if part != "test":
+                parts[part].append(record)
+    for record in _squad_records(root / "squad" / "squad2-dev-part.json"):
+        record["source"] = "squad2"
+        if record["title"] in SQUAD2_TRAIN_ARTICLES and record["context"] not in vendored:
+            parts["train"].append(record)
+        else:
+            parts["test_squad2"].append(record)
+    return parts
+
+
+def _silver_negatives(records: Sequence[dict[str, Any]], seed: int, removed: float = 0.2,
+                      mismatched: float = 0.1) -> list[dict[str, Any]]:
+    """Rule-made unanswerable pairs (silver): the answer's sentence removed from the context, or a context of
+    another article. They teach the heads that the answer sentence is what makes a question answerable."""
+    rng = random.Random(seed)
+    answerable = [r for r in records if not r["impossible"]]
+    contexts_by_title: dict[str, list[str]] = {}
+    for r in answerable:
+        contexts_by_title.setdefault(f"{r['source']}/{r['title']}", []).append(r["context"])
+    titles = sorted(contexts_by_title)
+    out = []
+    for r in rng.sample(answerable, int(removed * len(answerable))):
+        context = _without_answer_sentence(r)
+        if context:
+            out.append({**r, "context": context, "answers": [], "impossible": True, "silver": "answer-sentence-removed"})
+    for r in rng.sample(answerable, int(mismatched * len(answerable))):
+        title = rng.choice(titles)
+        if title != f"{r['source']}/{r['title']}":
+            out.append({**r, "context": rng.choice(contexts_by_title[title]), "answers": [], "impossible": True,
+                        "silver": "other-article-context"})
+    return out
+
+
+def _quackie_split(parts: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """What QUACKIE needs to know: the SQuAD 2.0 articles trained on (their questions are never benchmarked)."""
+    return {"quackie_split.json": {
+        "source": "squad/squad2-dev-part.json", "train_articles": sorted(SQUAD2_TRAIN_ARTICLES),
+        "held_out_articles": sorted({r["title"] for r in parts["test_squad2"]}),
+        "squadshifts": "paragraphs of the package samples are never trained on; see card.json 'split'"}}
+
+
+def _english_qa_split(root: Path) -> dict[str, Any]:
+    return {
+        "squad/squadshifts-{new_wiki,amazon_reviews}.json": "by article: sha1('<domain>/<title>') % 20 → 0-3 test, "
+                                                            "4 dev, else train",
+        "squad/squadshifts-reddit.json": "by paragraph: sha1(context) % 20 → 0-3 test, 4 dev, else train",
+        "squad/squad2-dev-part.json": f"train articles {list(SQUAD2_TRAIN_ARTICLES)}; the other 6 (ExpMRC's and "
+                                      "QUACKIE's held-out articles) are test only",
+        "package samples": "every paragraph of interpeval/data/squad/*.json (QUACKIE's samples) is test only",
+        "silver negatives": "20 % of training questions with their answer sentence removed, 10 % paired with a "
+                            "context of another article (rule-made, label 'unanswerable')",
+    }
+
+
+def _xquad_test(root: Path, trained_titles: set[str]) -> TestSet:
+    records = [r for r in _squad_records(root / "xquad" / "xquad.en.json") if r["title"] not in trained_titles]
+    examples = [_qa_example(r, evidence=False) for r in records]
+    n_articles = len({r["title"] for r in records})
+    return TestSet(examples, f"XQuAD-en, the {n_articles} of 48 articles no paragraph of which was trained on",
+                   "the context sentence with the most question words", _qa_baseline(examples))
+
+
+def _expmrc_span_test(root: Path, subset: str, language: str) -> TestSet:
+    """ExpMRC span dev with its official scorer (every reference answer and evidence, mixed segmentation)."""
+    from interpeval.metrics.mrc import expmrc_all_f1, expmrc_f1
+
+    raw = _read_json(root / "expmrc" / subset / f"expmrc-{subset}-dev.json")
+    examples, references = [], []
+    for article in raw["data"]:
+        for paragraph in article["paragraphs"]:
+            for qa in paragraph["qas"]:
+                answer = qa["answers"][0]
+                evidence = qa["evidences"][0] if qa.get("evidences") else ""
+                examples.append(QAExample(qa["question"], paragraph["context"], int(answer["answer_start"]),
+                                          answer["text"], paragraph["context"].find(evidence), evidence))
+                references.append(([a["text"] for a in qa["answers"]], list(qa.get("evidences") or [])))
+
+    def score(model: Any, items: list[Any]) -> dict[str, float]:
+        preds = model.predict([e.question for e in items], [e.context for e in items])
+        answer = [expmrc_f1(refs[0], p["text"]) for refs, p in zip(references, preds, strict=True)]
+        scores = {"answer_f1": float(np.mean(answer))}
+        if preds and "evidence" in preds[0]:
+            evidence = [expmrc_f1(refs[1], p["evidence"]["text"]) for refs, p in zip(references, preds, strict=True)]
+            scores.update(evidence_f1=float(np.mean(evidence)), all_f1=float(expmrc_all_f1(answer, evidence)) / 100)
+        return scores
+
+    baseline_f1 = [expmrc_f1(refs[0], _overlap_sentence(e.question, e.context, language))
+                   for e, refs in zip(examples, references, strict=True)]
+    return TestSet(examples, f"ExpMRC {subset} dev, official scorer (no paragraph trained on)",
+                   "the context sentence with the most question words", {"answer_f1": float(np.mean(baseline_f1))},
+                   score)
+
+
+# ----------------------------------------------------------------------------------------------------- builders
+def _sst2(root: Path) -> Prepared:
+    def read(name: str) -> list[ClassificationExample]:
+        path = root / "sst2-sentences" / f"stsa.binary.{name}"
+        if not path.is_file():
+            raise InterpevalError(f"{path}: missing (is --data-root the shared data folder?)")
+        rows = [line.split(" ", 1) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        return [ClassificationExample(detokenize_ptb(text), int(label)) for label, text in rows]
+
+    train_set, dev, test = read("train"), read("dev"), read("test")
+    baseline = _majority([e.label for e in train_set], [e.label for e in test])
+    return Prepared(train_set, dev, {"sst2-test": TestSet(test, "SST-2 test (sentence level)", "majority class",
+                                                          baseline)},
+                    {"sst2-sentences/stsa.binary.train": "train (6,920)", "sst2-sentences/stsa.binary.dev":
+                     "dev: model selection (872)", "sst2-sentences/stsa.binary.test": "test (1,821)",
+                     "text": "PTB tokenisation undone (detokenize_ptb)"}, ["0", "1"])
+
+
+def _glue_rows(root: Path, task: str) -> list[dict[str, str]]:
+    import csv
+
+    path = root / "glue" / task / "dev.tsv"
+    if not path.is_file():
+        raise InterpevalError(f"{path}: missing (is --data-root the shared data folder?)")
+    with path.open(encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
+
+
+def _thirds(n: int, seed: int = 0) -> tuple[list[int], list[int], list[int]]:
+    """A seeded split of GLUE dev: test = a third, dev = a tenth of the rest, train = the remainder."""
+    order = np.random.RandomState(seed).permutation(n).tolist()
+    n_test = n // 3
+    n_dev = (n - n_test) // 10
+    return order[n_test + n_dev:], order[n_test:n_test + n_dev], order[:n_test]
+
+
+def _stsb(root: Path) -> Prepared:
+    rows = _glue_rows(root, "STS-B")
+    examples = [ClassificationExample(r["sentence1"], float(r["score"]), r["sentence2"]) for r in rows]
+    tr, dv, te = _thirds(len(examples))
+    test = [examples[i] for i in te]
+    mean = float(np.mean([examples[i].label for i in tr]))
+    baseline = {"mse": float(np.mean([(e.label - mean) ** 2 for e in test])), "pearson": 0.0}
+    return Prepared([examples[i] for i in tr], [examples[i] for i in dv],
+                    {"stsb-test": TestSet(test, "a held-out third of GLUE STS-B dev", "the training mean (Pearson "
+                                          "undefined, reported 0)", baseline)},
+                    {"glue/STS-B/dev.tsv": f"seeded permutation (numpy RandomState(0)) of its {len(rows)} rows: "
+                                           f"first {len(te)} test, next {len(dv)} dev, the rest train"})
+
+
+def _qnli(root: Path) -> Prepared:
+    rows = _glue_rows(root, "QNLI")
+    names = ["entailment", "not_entailment"]
+    examples = [ClassificationExample(r["question"], names.index(r["label"]), r["sentence"]) for r in rows]
+    tr, dv, te = _thirds(len(examples))
+    silver = []
+    from interpeval.text.sentences import sent_spans
+
+    rng = random.Random(0)
+    for record in _squad_records(root / "squad" / "squadshifts-new_wiki.json"):
+        spans = sent_spans(record["context"])
+        start = record["answers"][0][0]
+        holding = [(s, e) for s, e in spans if s <= start < e]
+        others = [(s, e) for s, e in spans if not s <= start < e]
+        if holding and others:
+            s, e = holding[0]
+            silver.append(ClassificationExample(record["question"], 0, record["context"][s:e]))
+            s, e = rng.choice(others)
+            silver.append(ClassificationExample(record["question"], 1, record["context"][s:e]))
+    silver = silver[:4000]
+    train_set = [examples[i] for i in tr] + silver
+    test = [examples[i] for i in te]
+    baseline = _majority([e.label for e in train_set], [e.label for e in test])
+    return Prepared(train_set, [examples[i] for i in dv],
+                    {"qnli-test": TestSet(test, "a held-out third of GLUE QNLI dev", "majority class", baseline)},
+                    {"glue/QNLI/dev.tsv": f"seeded permutation (numpy RandomState(0)) of its {len(rows)} rows: "
+                                          f"first {len(te)} test, next {len(dv)} dev, the rest train",
+                     "squad/squadshifts-new_wiki.json": f"the first {len(silver)} silver pairs built by QNLI's own rule "
+                                                       "(question + the sentence holding the answer = entailment, "
+                                                       "+ another sentence of the paragraph = not_entailment)"},
+                    names)
+
+
+def _squad(root: Path) -> Prepared:
+    vendored = _vendored_contexts()
+    parts = _answerability_records(root, vendored)
+    train_records = parts["train"] + _silver_negatives(parts["train"], seed=0)
+    train_set = [_qa_example(r) for r in train_records]
+    dev = [_qa_example(r) for r in parts["dev"][:200]]
+    trained_titles = set(SQUAD2_TRAIN_ARTICLES)
+    squad2 = [_qa_example(r, evidence=False) for r in parts["test_squad2"]]
+    null_f1 = float(np.mean([e.answer_start < 0 for e in squad2]))
+    return Prepared(train_set, dev, {
+        "xquad-en": _xquad_test(root, trained_titles),
+        "expmrc-squad": _expmrc_span_test(root, "squad", "en"),
+        "squad2-heldout": TestSet(squad2, "SQuAD 2.0 dev-part, the 6 articles not trained on (with unanswerables; "
+                                  "an answer with P(answer) < 0.5 counts as 'no answer')",
+                                  "always 'no answer'", {"answer_f1": null_f1}),
+    }, {**_english_qa_split(root), "dev": "the first 200 dev-part questions"},
+        extra_files=_quackie_split(parts))
+
+
+def _quackie_cls(root: Path) -> Prepared:
+    vendored = _vendored_contexts()
+    parts = _answerability_records(root, vendored)
+
+    def pairs(records: Sequence[dict[str, Any]]) -> list[ClassificationExample]:
+        return [ClassificationExample(r["question"], 0 if r["impossible"] else 1, r["context"]) for r in records]
+
+    train_set = pairs(parts["train"] + _silver_negatives(parts["train"], seed=0))
+    dev_records = parts["dev"][:200]
+    dev = pairs(dev_records + _silver_negatives(dev_records, seed=1, removed=0.5, mismatched=0.0))
+    test = pairs(parts["test_squad2"])
+    baseline = _majority([e.label for e in train_set], [e.label for e in test])
+    return Prepared(train_set, dev, {"squad2-heldout": TestSet(
+        test, "SQuAD 2.0 dev-part, the 6 articles not trained on (real unanswerable questions)", "majority class",
+        baseline)}, {**_english_qa_split(root), "dev": "the first 200 dev-part questions + silver negatives"},
+        ["unanswerable", "answerable"], extra_files=_quackie_split(parts))
+
+
+def _choice_examples(path: Path) -> list[tuple[str, ChoiceExample]]:
+    from interpeval.benchmarks.expmrc.data import CHOICE_LABELS, load_dataset
+
+    out = []
+    for q in load_dataset(path).questions:
+        out.append((q.article_id, ChoiceExample(q.context, q.question, list(q.options),
+                                                CHOICE_LABELS.index(q.answers[0]))))
+    return out
+
+
+def _choice(root: Path, subset: str) -> Prepared:
+    from interpeval.benchmarks.expmrc.baselines import overlap_choice, sentence_spans
+    from interpeval.benchmarks.expmrc.data import CHOICE_LABELS, load_dataset
+
+    path = root / "expmrc" / subset / f"expmrc-{subset}-dev.json"
+    items = _choice_examples(path)
+    folds = []
+    for k in range(5):
+        held = [e for a, e in items if bucket(a, 5) == k]
+        rest = [e for a, e in items if bucket(a, 5) != k]
+        folds.append((rest, held))
+    language = "zh" if subset == "c3" else "en"
+    questions = load_dataset(path).questions
+    overlap = float(np.mean([CHOICE_LABELS.index(overlap_choice(q, sentence_spans(q.context, language)).label)
+                             == CHOICE_LABELS.index(q.answers[0]) for q in questions]))
+    all_examples = [e for _, e in items]
+    majority = _majority([e.label for e in all_examples], [e.label for e in all_examples])
+    test = TestSet(all_examples, f"ExpMRC {subset} dev, 5-fold cross-validation over articles (each question "
+                   "scored by the fold model that never saw its article)",
+                   "overlap scorer (no model) / majority option",
+                   {"accuracy": overlap, "majority_accuracy": majority["accuracy"]})
+    return Prepared(all_examples, [], {f"{subset}-cv": test},
+                    {f"expmrc/{subset}/expmrc-{subset}-dev.json": "5 folds by article: sha1(article id) % 5; the "
+                     "shipped model is trained on all folds after the cross-validation"}, folds=folds)
+
+
+def _mlm_texts(texts: Sequence[str], words_per_chunk: int = 90) -> list[MLMExample]:
+    """Paragraphs cut into chunks of about ``words_per_chunk`` words (CJK characters count as words)."""
+    out = []
+    for text in texts:
+        if re.search(r"[\u3400-\u9fff]", text):
+            step = words_per_chunk * 2
+            out += [MLMExample(text[i:i + step]) for i in range(0, len(text), step)]
+            continue
+        words = text.split()
+        out += [MLMExample(" ".join(words[i:i + words_per_chunk])) for i in range(0, len(words), words_per_chunk)]
+    return [e for e in out if len(e.text) > 20]
+
+
+def _unique_contexts(path: Path) -> list[str]:
+    return list(dict.fromkeys(r["context"] for r in _squad_records(path)))
+
+
+def _mlm_en(root: Path) -> Prepared:
+    vendored = _vendored_contexts()
+    train_texts, dev_texts = [], []
+    for domain in SQUADSHIFTS:
+        for record in _squad_records(root / "squad" / f"squadshifts-{domain}.json"):
+            part = _shift_part(domain, record, vendored)
+            (train_texts if part == "train" else dev_texts if part == "dev" else []).append(record["context"])
+    test = _mlm_texts(_unique_contexts(root / "xquad" / "xquad.en.json"))
+    return Prepared(_mlm_texts(list(dict.fromkeys(train_texts))), _mlm_texts(list(dict.fromkeys(dev_texts)))[:300],
+                    {"xquad-en-text": TestSet(test, "XQuAD-en paragraphs (Wikipedia, never trained on), whole-word "
+                                              "masking of 15 % of words, seed 0", "unigram: always the most "
+                                              "frequent training token", {})},
+                    {**{k: v for k, v in _english_qa_split(root).items() if "squadshifts" in k},
+                     "text": "unique SQuADShifts paragraphs of the train part, cut into 90-word chunks",
+                     "not used": "SQuAD / XQuAD / ExpMRC paragraphs and UD sentences (the masked-LM benchmark is "
+                                 "built from them)"})
+
+
+def _chinese_records(root: Path) -> tuple[list[dict[str, Any]], set[str]]:
+    """CMRC 2018 trial + the dev questions that share no paragraph with ExpMRC (SOURCES.md: 2,775 clean)."""
+    expmrc = _squad_records(root / "expmrc" / "cmrc2018" / "expmrc-cmrc2018-dev.json")
+    banned_ids = {r["id"] for r in expmrc}
+    banned_contexts = {r["context"] for r in expmrc}
+    records = []
+    for name in ("cmrc2018_trial", "cmrc2018_dev"):
+        for r in _squad_records(root / "cmrc2018" / f"{name}.json"):
+            if r["id"] not in banned_ids and r["context"] not in banned_contexts:
+                r["source"] = name
+                records.append(r)
+    return records, banned_contexts
+
+
+def _cmrc(root: Path) -> Prepared:
+    records, _ = _chinese_records(root)
+    xquad_zh = _squad_records(root / "xquad" / "xquad.zh.json")
+    for r in xquad_zh:
+        r["source"] = "xquad_zh"
+    dev_records = [r for r in records if part_of(r["context"]) == "dev"]
+    train_records = [r for r in records + xquad_zh if part_of(r["context"]) != "dev" or r["source"] == "xquad_zh"]
+    return Prepared([_qa_example(r, "zh") for r in train_records], [_qa_example(r, "zh") for r in dev_records],
+                    {"expmrc-cmrc2018": _expmrc_span_test(root, "cmrc2018", "zh")},
+                    {"cmrc2018/cmrc2018_{trial,dev}.json": "every question whose id or paragraph is in ExpMRC "
+                     "CMRC 2018 dev is left out (2,775 clean); of those, sha1(context) % 20 == 4 is dev",
+                     "xquad/xquad.zh.json": "all 1,190 questions trained on (translated SQuAD dev; not in CMRC)",
+                     "evidence": "pseudo evidence: the sentence most similar to question + answer (mss_q)"})
+
+
+def _mlm_zh(root: Path) -> Prepared:
+    records, banned = _chinese_records(root)
+    contexts = list(dict.fromkeys(r["context"] for r in records if r["context"] not in banned))
+    c3 = _read_json(root / "expmrc" / "c3" / "expmrc-c3-dev.json")["data"]
+    c3_docs = [a["article"] if isinstance(a["article"], str) else "".join(a["article"]) for a in c3]
+    english = [r["context"] for r in _squad_records(root / "squad" / "squadshifts-new_wiki.json")
+               if part_of(f"new_wiki/{r['title']}") == "train"]
+    texts = _mlm_texts(contexts + c3_docs) + _mlm_texts(list(dict.fromkeys(english)))
+    dev = [e for e in texts if bucket(e.text) == 0][:300]
+    train_set = [e for e in texts if bucket(e.text) != 0]
+    test_zh = _mlm_texts(_unique_contexts(root / "xquad" / "xquad.zh.json"))
+    test_en = _mlm_texts(_unique_contexts(root / "xquad" / "xquad.en.json"))
+    return Prepared(train_set, dev, {
+        "xquad-zh-text": TestSet(test_zh, "XQuAD-zh paragraphs (never trained on), 15 % of words (CJK pieces) "
+                                 "masked, seed 0", "unigram", {}),
+        "xquad-en-text": TestSet(test_en, "XQuAD-en paragraphs (never trained on)", "unigram", {})},
+        {"cmrc2018": "clean CMRC 2018 paragraphs (as for the QA head)", "expmrc/c3/expmrc-c3-dev.json":
+         "C3 documents", "squad/squadshifts-new_wiki.json": "train-part paragraphs (English)",
+         "chunks": "sha1(chunk) % 20 == 0 is dev"})
+
+
+RECIPES: dict[str, Recipe] = {r.name: r for r in [
+    Recipe("minilm-sst2", "sequence-classification", "minilm",
+           "SST-2 sentiment (0 = negative, 1 = positive), all-MiniLM-L6-v2 fully fine-tuned on SST-2 train",
+           _sst2, {"epochs": 2, "lr": 5e-5, "batch_size": 32, "max_length": 64}),
+    Recipe("minilm-stsb", "regression", "minilm",
+           "STS-B similarity (0–5), all-MiniLM-L6-v2 fully fine-tuned on two thirds of GLUE STS-B dev",
+           _stsb, {"epochs": 6, "lr": 8e-5, "batch_size": 16, "max_length": 96}),
+    Recipe("minilm-qnli", "sequence-classification", "minilm",
+           "QNLI (0 = entailment, 1 = not_entailment), all-MiniLM-L6-v2 fully fine-tuned on two thirds of GLUE "
+           "QNLI dev + silver QNLI-rule pairs from SQuADShifts new-wiki", _qnli,
+           {"epochs": 1, "lr": 5e-5, "batch_size": 32, "max_length": 96}),
+    Recipe("minilm-squad", "extractive-qa", "minilm",
+           "English extractive QA with a null answer (P(answer in context) as QUACKIE) and an ExpMRC pseudo-evidence "
+           "head; all-MiniLM-L6-v2 fully fine-tuned", _squad,
+           {"max_steps": 400, "lr": 1e-4, "batch_size": 16, "max_length": 192, "evidence_lambda": 0.5,
+            "eval_every": 200}),
+    Recipe("minilm-quackie-cls", "sequence-classification", "minilm",
+           "QUACKIE answerability classifier: (question, context) → answerable; all-MiniLM-L6-v2 fully fine-tuned",
+           _quackie_cls, {"max_steps": 300, "lr": 8e-5, "batch_size": 16, "max_length": 192, "eval_every": 150}),
+    Recipe("minilm-race", "multiple-choice", "minilm",
+           "English multiple-choice reading comprehension (RACE+ of ExpMRC), all-MiniLM-L6-v2 fully fine-tuned",
+           lambda root: _choice(root, "race"), {"epochs": 4, "lr": 5e-5, "batch_size": 8, "max_length": 384}),
+    Recipe("minilm-mlm", "masked-lm", "minilm",
+           "English masked-LM head: all-MiniLM-L6-v2 fully fine-tuned with whole-word masking on SQuADShifts text",
+           _mlm_en, {"max_steps": 400, "lr": 2e-4, "batch_size": 32, "max_length": 128, "eval_every": 200}),
+    Recipe("me5-small-cmrc", "extractive-qa", "me5-small",
+           "Chinese extractive QA + ExpMRC pseudo-evidence head, multilingual-e5-small fully fine-tuned on CMRC 2018 "
+           "(clean part) and XQuAD-zh", _cmrc,
+           {"max_steps": 600, "lr": 1e-4, "batch_size": 16, "max_length": 384, "evidence_lambda": 0.5,
+            "eval_every": 300}),
+    Recipe("me5-small-c3", "multiple-choice", "me5-small",
+           "Chinese multiple-choice reading comprehension (C3 of ExpMRC), multilingual-e5-small fully fine-tuned",
+           lambda root: _choice(root, "c3"), {"epochs": 4, "lr": 5e-5, "batch_size": 8, "max_length": 512}),
+    Recipe("me5-small-mlm", "masked-lm", "me5-small",
+           "Chinese + English masked-LM head: multilingual-e5-small fully fine-tuned with whole-word masking",
+           _mlm_zh, {"epochs": 8, "lr": 2e-4, "batch_size": 64, "max_length": 192}),
+]}
+
+
+# ----------------------------------------------------------------------------------------------------- running
+def _unigram_baseline(model: Any, train_set: Sequence[MLMExample], test: Sequence[MLMExample]) -> dict[str, float]:
+    """Top-1 / top-3 of always predicting the most frequent training tokens at the masked positions."""
+    import torch
+
+    from interpeval.models.train import _batch
+
+    counts: Counter[int] = Counter()
+    for e in train_set[:3000]:
+        counts.update(model.tokenizer(e.text, add_special_tokens=False)["input_ids"])
+    top = [t for t, _ in counts.most_common(3)]
+    generator = torch.Generator().manual_seed(0)
+    hits1 = hits3 = total = 0
+    for start in range(0, len(test), 64):
+        labels = _batch(model, "masked-lm", test[start:start + 64], generator)["labels"]
+        gold = labels[labels != -100].tolist()
+        hits1 += sum(g == top[0] for g in gold)
+        hits3 += sum(g in top for g in gold)
+        total += len(gold)
+    return {"masked_accuracy": hits1 / max(total, 1), "masked_top3": hits3 / max(total, 1)}
+
+
+def _cross_validate(recipe: Recipe, prepared: Prepared, out: Path, device: str, command: str,
+                    settings: dict[str, Any]) -> dict[str, float]:
+    """5-fold accuracy over articles; each fold model is scored on its held-out articles only."""
+    correct, total = 0, 0
+    for k, (rest, held) in enumerate(prepared.folds):
+        fold_dir = out.parent / f".{out.name}-fold{k}"
+        result = train(recipe.kind, recipe.base, rest, fold_dir, eval_fraction=0, device=device,
+                       command=f"{command} (fold {k})", data=f"fold {k}", progress=False, **settings)
+        scores = evaluate(result.model, recipe.kind, held)
+        correct += round(scores["accuracy"] * len(held))
+        total += len(held)
+    return {"accuracy": correct / max(total, 1), "n_folds": len(prepared.folds)}
+
+
+def run_recipe(name: str, data_root: str | Path, out: str | Path, device: str = "auto",
+               overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Train recipe ``name`` into ``out`` and write its card with every held-out score and baseline."""
+    if name not in RECIPES:
+        raise InterpevalError(f"unknown recipe {name!r}; recipes: {', '.join(RECIPES)}")
+    recipe = RECIPES[name]
+    root, out = Path(data_root), Path(out)
+    settings = {**recipe.settings, **(overrides or {})}
+    prepared = recipe.build(root)
+    command = f"interpeval train recipe {name} --data-root DATA --out {out.name}" + "".join(
+        f" --set {k}={v}" for k, v in (overrides or {}).items())
+    heldout: dict[str, Any] = {}
+    if prepared.folds:
+        cv = _cross_validate(recipe, prepared, out, device, command, settings)
+    result = train(recipe.kind, recipe.base, prepared.train, out, eval_fraction=0, dev=prepared.dev or None,
+                   device=device, label_names=prepared.label_names, data=f"recipe {name}", command=command,
+                   description=recipe.description, progress=False, **settings)
+    from interpeval.models.load import load
+
+    model = load(out, device=device, batch_size=64 if recipe.kind != "multiple-choice" else 8,
+                 max_length=settings["max_length"])
+    for test_name, test in prepared.tests.items():
+        if prepared.folds:
+            metrics = cv
+        elif test.scorer is not None:
+            metrics = test.scorer(model, test.examples)
+        else:
+            metrics = evaluate(model, recipe.kind, test.examples)
+        baseline = test.baseline or _unigram_baseline(model, prepared.train, test.examples)
+        if recipe.kind == "sequence-classification" and "balanced_accuracy" in baseline:
+            metrics = {**metrics, "balanced_accuracy": _balanced_accuracy(model, test.examples)}
+        heldout[test_name] = {"n": len(test.examples), "what": test.what, "metrics": metrics,
+                              "baseline_name": test.baseline_name, "baseline": baseline}
+    card_path = out / "card.json"
+    card = json.loads(card_path.read_text())
+    card.update(heldout=heldout, split=prepared.split, data=f"{len(prepared.train)} training examples built by "
+                f"recipe {name} from the shared data folder", n_train=len(prepared.train))
+    card_path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
+    (out / "MODEL_CARD.md").write_text(model_card(card))
+    for file_name, content in prepared.extra_files.items():
+        (out / file_name).write_text(json.dumps(content, indent=1) + "\n")
+    return {"name": name, "steps": result.steps, "wall_time_s": result.wall_time_s, "heldout": heldout}
+
+
+def _balanced_accuracy(model: Any, examples: Sequence[ClassificationExample]) -> float:
+    pairs = [e.pair for e in examples]
+    pred = model.predict([e.text for e in examples], None if all(p is None for p in pairs) else pairs)
+    gold = np.array([e.label for e in examples])
+    return float(np.mean([(pred[gold == c] == c).mean() for c in np.unique(gold)]))
+
+
+__all__ = ["RECIPES", "Prepared", "Recipe", "TestSet", "bucket", "detokenize_ptb", "part_of", "run_recipe"]

@@ -1,0 +1,146 @@
+"""The static report: the web app's views rendered into one self-contained HTML file (plotly.js inlined).
+
+Leaderboards (sortable, CSV download), the probing dashboard (its filters run in the page), the runs list and a
+few instances of every run (heatmaps, QUACKIE sentences, ExpMRC evidence) — with an optional summary on top
+that the main job fills in (what ran, data, models, wall time, headline findings).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from interpeval.report import views
+from interpeval.store import Store
+
+EXAMPLES_PER_RUN = 3
+
+
+def write_static_report(store_path: str | Path | None, out: str | Path, run_ids: Iterable[int] | None = None,
+                        title: str = "interpeval report", summary: dict[str, Any] | None = None,
+                        tasks_dir: str | Path | None = None, examples: int = EXAMPLES_PER_RUN) -> Path:
+    """Write ``out`` (one HTML file) for the given runs (all runs of the store by default)."""
+    from interpeval.web.render import render
+
+    with Store(store_path) as store:
+        wanted = None if run_ids is None else {int(r) for r in run_ids}
+        if wanted is not None:
+            for run_id in wanted:
+                store.get_run(run_id)  # a clear KeyError for a wrong id
+        runs = [r for r in views.list_runs(store) if wanted is None or r["id"] in wanted]
+        subset = _SubsetStore(store, {r["id"] for r in runs}) if wanted is not None else store
+        tables = views.leaderboards(subset, tasks_dir)
+        probing = views.probing_rows(store, run_ids=[r["id"] for r in runs if r["benchmark"] == "probing"],
+                                     tasks_dir=tasks_dir)
+        shown = {}
+        for run in runs:
+            if run["benchmark"] in ("probing", "quackie-selection", "quackie-gt-check"):
+                continue
+            ids = views.instance_ids(store, run["id"])[:examples]
+            shown[run["id"]] = [views.instance_view(store, run["id"], iid) for iid in ids]
+    html = render("report.html", static=True, needs_plotly=bool(probing), title=title, summary=summary,
+                  tables=tables, csv={t["benchmark"]: views.leaderboard_csv(t) for t in tables},
+                  probing_rows=views.jsonable(probing), runs=runs, examples=shown, user=None, csrf="")
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(html, encoding="utf-8")
+    return out
+
+
+class _SubsetStore:
+    """A read view of a store restricted to some runs (what the leaderboards of a chosen set of runs read)."""
+
+    def __init__(self, store: Store, run_ids: set[int]) -> None:
+        self._store, self._ids = store, run_ids
+        self.path = store.path
+
+    def runs(self, benchmark: str | None = None) -> list[Any]:
+        return [r for r in self._store.runs(benchmark) if r.id in self._ids]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+
+def headline_findings(tables: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Per benchmark, a few sentences a reader should take away (best and baseline rows, with intervals)."""
+    findings: dict[str, list[str]] = {}
+    for table in tables:
+        stat = table["stats"][0]
+        rows = [r for r in table["rows"] if isinstance(r[stat]["value"], (int, float))
+                and not math.isnan(r[stat]["value"])]
+        if not rows:
+            continue
+        lines = []
+        if table["benchmark"] == "quackie":
+            for (dataset, classifier), group in _groups(rows, ("dataset", "classifier")).items():
+                best = max(group, key=lambda r: r["IoU"]["value"])
+                base = next((r for r in group if r["method"].lower().startswith("random")), None)
+                line = f"{dataset} / {classifier}: best IoU {_fmt(best['IoU'])} by {best['method']}"
+                versus = f" vs random {_fmt(base['IoU'])}" if base is not None and base is not best else ""
+                lines.append(f"{line}{versus} (n={best['IoU']['n']}).")
+        elif table["benchmark"] == "expmrc":
+            for subset, group in _groups(rows, ("subset",)).items():
+                best = max(group, key=lambda r: r["ALL"]["value"])
+                lines.append(f"{subset[0]}: best overall F1 {_fmt(best['ALL'])} by {best['system']} "
+                             f"(answer {_fmt(best['ANS'])}, evidence {_fmt(best['EVI'])}; n={best['ALL']['n']}).")
+        elif table["benchmark"] == "probing":
+            above = [r for r in rows if r["majority"]["value"] == r["majority"]["value"]
+                     and r["accuracy"]["low"] > r["majority"]["value"]]
+            with_majority = [r for r in rows if r["majority"]["value"] == r["majority"]["value"]]
+            best = max(rows, key=lambda r: r["accuracy"]["value"])
+            lines.append(f"{len(rows)} tasks probed; best: {best['language']} {best['category']} "
+                         f"{_fmt(best['accuracy'], 3)} at layer {best['layer']} (n={best['accuracy']['n']}).")
+            if with_majority:
+                lines.append(f"{len(above)} of {len(with_majority)} tasks beat the majority baseline with the whole "
+                             "95 % interval above it.")
+            selective = [r for r in rows if r["selectivity"]["value"] == r["selectivity"]["value"]]
+            if selective:
+                mean = sum(r["selectivity"]["value"] for r in selective) / len(selective)
+                lines.append(f"mean selectivity (accuracy − control) at the best layer: {mean:.3f}.")
+        else:
+            best = max(rows, key=lambda r: r[stat]["value"])
+            lines.append(f"highest mean {stat}: {_fmt(best[stat], 3)} ({best.get('run', '')}, model {best['model']}, "
+                         f"n={best[stat]['n']}).")
+        findings[table["title"]] = lines
+    return findings
+
+
+def _groups(rows: list[dict[str, Any]], keys: tuple[str, ...]) -> dict[tuple[Any, ...], list[dict[str, Any]]]:
+    out: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for row in rows:
+        out.setdefault(tuple(row[k] for k in keys), []).append(row)
+    return out
+
+
+def _fmt(cell: dict[str, Any], digits: int = 1) -> str:
+    value, low, high = cell["value"], cell["low"], cell["high"]
+    if low == low and low is not None:
+        return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+    return f"{value:.{digits}f}"
+
+
+def suite_summary(store_path: str | Path, steps: list[dict[str, Any]], wall_s: float,
+                  links: list[str], tasks_dir: str | Path | None = None) -> dict[str, Any]:
+    """The summary block of the main job's index page: steps with their commands and times, the data and
+    models behind the stored runs (with held-out scores of trained heads), and the headline findings."""
+    import datetime as dt
+    import os
+
+    with Store(store_path) as store:
+        infos = store.runs()
+        tables = views.leaderboards(store, tasks_dir)
+    data: dict[str, set[str]] = {}
+    for info in infos:
+        what = [str(info.config[k]) for k in ("dataset", "subset") if info.config.get(k)]
+        data.setdefault(info.benchmark, set()).add(" ".join(what) or f"data {info.data_fingerprint or '–'}")
+    models = []
+    for name in sorted({i.model for i in infos if i.model and i.model != "gold"}):
+        models.append(views.held_out(name) or name)
+    cores = os.cpu_count() or 0
+    return {"intro": f"Run on {dt.datetime.now():%Y-%m-%d %H:%M} with {cores} CPU cores; {len(infos)} runs in "
+                     f"{Path(store_path).name}. Every number below names its model, data and n; intervals are 95 %.",
+            "steps": steps, "wall_s": wall_s,
+            "data": [f"{benchmark}: {', '.join(sorted(values))}" for benchmark, values in sorted(data.items())],
+            "models": models, "findings": headline_findings(tables), "links": links}

@@ -1,0 +1,553 @@
+"""The FastAPI application: server-rendered pages (Jinja2) and a JSON API under ``/api/`` over one SQLite store.
+
+Results pages are read-only views of the store. Study pages and ``/api/studies`` need a user token, sent as
+``Authorization: Bearer <token>`` (scripts) or the ``ie_token`` cookie set by ``/login`` or an invite link
+(browsers). Every state-changing request made with the cookie must carry the CSRF token (a form field ``csrf`` or
+the ``X-CSRF-Token`` header), an HMAC of the user's token under a per-server secret. Bodies over ``max_body`` bytes
+are refused with 413 before they are read in full.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import math
+import secrets
+from hashlib import sha256
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    RedirectResponse,
+    Response,
+)
+
+from interpeval.report import views
+from interpeval.store import Store
+from interpeval.store.studies import KINDS, Studies, User
+from interpeval.web.render import asset, plotly_js_path, render
+
+COOKIE = "ie_token"
+_CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+class _BodyLimit:
+    """ASGI middleware: 413 for a declared or streamed body larger than ``limit`` bytes."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await PlainTextResponse(f"request body over {self.limit} bytes", status_code=413)(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> dict[str, Any]:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise HTTPException(413, f"request body over {self.limit} bytes")
+            return message
+
+        await self.app(scope, limited, send)
+
+
+def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
+               tasks_dir: str | Path | None = None, secret: bytes | None = None) -> FastAPI:
+    """The app over the store at ``store_path``; ``tasks_dir`` (probing task files) adds majority baselines."""
+    # One connection for the whole server, every use under one lock: several connections to one file in one
+    # process, beside writers in other processes (the CLI, scripts), let a reader see torn pages here (SQLite
+    # 3.40, WAL). SQLite serialises writers anyway, and each call here is short.
+    shared = Studies(store_path)
+    store_file = shared.path
+    locked_store = _Locked(shared._store, shared._lock)
+    csrf_key = secret or secrets.token_bytes(32)
+    app = FastAPI(title="interpeval", docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
+
+    def store() -> Store:
+        return locked_store  # type: ignore[return-value]
+
+    def studies() -> Studies:
+        return shared
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next: Any) -> Response:
+        response = await call_next(request)
+        response.headers.setdefault("Content-Security-Policy", _CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")
+        return response
+
+    # auth -----------------------------------------------------------------------------------------------------
+
+    def csrf_for(token: str) -> str:
+        return hmac.new(csrf_key, token.encode(), sha256).hexdigest()
+
+    def token_of(request: Request) -> tuple[str | None, bool]:
+        header = request.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            return header[7:].strip(), False
+        return request.cookies.get(COOKIE), True
+
+    def current(request: Request) -> User | None:
+        token, _ = token_of(request)
+        return studies().user_by_token(token)
+
+    def need_user(request: Request, roles: tuple[str, ...] | None = None) -> User:
+        user = current(request)
+        if user is None:
+            raise HTTPException(401, "a valid token is needed (log in or send Authorization: Bearer <token>)")
+        if roles and user.role not in roles:
+            raise HTTPException(403, f"this needs the role {' or '.join(roles)}")
+        return user
+
+    def check_csrf(request: Request, form_value: str | None = None) -> None:
+        token, from_cookie = token_of(request)
+        if not from_cookie:
+            return  # a bearer header is never sent by a browser on its own
+        given = form_value or request.headers.get("x-csrf-token", "")
+        if not token or not hmac.compare_digest(given, csrf_for(token)):
+            raise HTTPException(403, "missing or wrong CSRF token: reload the page and try again")
+
+    def page(request: Request, template: str, status: int = 200, **context: Any) -> HTMLResponse:
+        user = current(request)
+        token, _ = token_of(request)
+        return HTMLResponse(render(template, user=user, csrf=csrf_for(token) if user and token else "",
+                                   path=request.url.path, **context), status_code=status)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        if request.url.path.startswith("/api/") or exc.status_code == 413:
+            return JSONResponse({"detail": exc.detail}, status_code=exc.status_code)
+        if exc.status_code == 401:
+            return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
+        return HTMLResponse(render("message.html", user=None, csrf="", path=request.url.path, title="Not allowed"
+                                   if exc.status_code == 403 else "Error", message=str(exc.detail)),
+                            status_code=exc.status_code)
+
+    # static assets --------------------------------------------------------------------------------------------
+
+    @app.get("/static/plotly.min.js", include_in_schema=False)
+    def plotly_js() -> FileResponse:
+        return FileResponse(plotly_js_path(), media_type="text/javascript",
+                            headers={"Cache-Control": "public, max-age=86400"})
+
+    @app.get("/static/{name}", include_in_schema=False)
+    def static_file(name: str) -> Response:
+        try:
+            text = asset(name)
+        except KeyError:
+            raise HTTPException(404, "no such file") from None
+        media = "text/css" if name.endswith(".css") else "text/javascript"
+        return Response(text, media_type=media)
+
+    # results pages --------------------------------------------------------------------------------------------
+
+    @app.get("/", response_class=HTMLResponse)
+    def home(request: Request) -> HTMLResponse:
+        runs = views.list_runs(store())
+        counts: dict[str, int] = {}
+        for r in runs:
+            counts[r["benchmark"]] = counts.get(r["benchmark"], 0) + 1
+        return page(request, "index.html", counts=counts, n_runs=len(runs), store=str(store_file))
+
+    @app.get("/runs", response_class=HTMLResponse)
+    def runs_page(request: Request, benchmark: str = "", model: str = "", status: str = "",
+                  q: str = "") -> HTMLResponse:
+        everything = views.list_runs(store())
+        rows = views.list_runs(store(), benchmark or None, model or None, status or None, q or None)
+        return page(request, "runs.html", runs=rows, filters={"benchmark": benchmark, "model": model,
+                                                               "status": status, "q": q},
+                    benchmarks=sorted({r["benchmark"] for r in everything}),
+                    models=sorted({r["model"] for r in everything}))
+
+    def _run_or_404(run_id: int) -> Any:
+        try:
+            return store().get_run(run_id)
+        except KeyError:
+            raise HTTPException(404, f"no run {run_id}") from None
+
+    @app.get("/runs/{run_id}", response_class=HTMLResponse)
+    def run_page(request: Request, run_id: int, page_no: int = 1) -> HTMLResponse:
+        info = _run_or_404(run_id)
+        ids = views.instance_ids(store(), run_id)
+        per_page = 50
+        shown = ids[(page_no - 1) * per_page: page_no * per_page]
+        first = views.instance_view(store(), run_id, ids[0]) if ids else None
+        return page(request, "run.html", run=views.run_summary(info), metrics=views.run_metrics(store(), run_id),
+                    instance_ids=shown, page_no=page_no, pages=max(1, math.ceil(len(ids) / per_page)), first=first)
+
+    @app.get("/runs/{run_id}/instances/{instance_id}", response_class=HTMLResponse)
+    def instance_page(request: Request, run_id: int, instance_id: str, agg: str = "") -> HTMLResponse:
+        _run_or_404(run_id)
+        try:
+            view = views.instance_view(store(), run_id, instance_id, agg or None)
+        except KeyError as err:
+            raise HTTPException(404, str(err.args[0])) from None
+        return page(request, "instance.html", view=view)
+
+    @app.get("/leaderboards", response_class=HTMLResponse)
+    def leaderboards_page(request: Request) -> HTMLResponse:
+        return page(request, "leaderboards.html", tables=views.leaderboards(store(), tasks_dir))
+
+    @app.get("/leaderboards/{benchmark}.csv")
+    def leaderboard_csv(benchmark: str) -> Response:
+        for table in views.leaderboards(store(), tasks_dir):
+            if table["benchmark"] == benchmark:
+                return Response(views.leaderboard_csv(table), media_type="text/csv",
+                                headers={"Content-Disposition": f'attachment; filename="{benchmark}.csv"'})
+        raise HTTPException(404, f"no leaderboard for {benchmark!r}")
+
+    @app.get("/probing", response_class=HTMLResponse)
+    def probing_page(request: Request) -> HTMLResponse:
+        return page(request, "probing.html", needs_plotly=True,
+                    rows=views.jsonable(views.probing_rows(store(), tasks_dir=tasks_dir)))
+
+    # results API ----------------------------------------------------------------------------------------------
+
+    @app.get("/api/runs")
+    def api_runs(benchmark: str = "", model: str = "", status: str = "", q: str = "") -> JSONResponse:
+        return JSONResponse(views.jsonable(views.list_runs(store(), benchmark or None, model or None, status or None,
+                                                   q or None)))
+
+    @app.get("/api/runs/{run_id}")
+    def api_run(run_id: int) -> JSONResponse:
+        info = _run_or_404(run_id)
+        return JSONResponse(views.jsonable({**views.run_summary(info), "metrics": views.run_metrics(store(), run_id),
+                                    "instances": views.instance_ids(store(), run_id)}))
+
+    @app.get("/api/runs/{run_id}/instances/{instance_id}")
+    def api_instance(run_id: int, instance_id: str) -> JSONResponse:
+        _run_or_404(run_id)
+        try:
+            return JSONResponse(views.jsonable(views.instance_view(store(), run_id, instance_id)))
+        except KeyError as err:
+            raise HTTPException(404, str(err.args[0])) from None
+
+    @app.get("/api/leaderboards")
+    def api_leaderboards() -> JSONResponse:
+        return JSONResponse(views.jsonable(views.leaderboards(store(), tasks_dir)))
+
+    @app.get("/api/probing")
+    def api_probing() -> JSONResponse:
+        return JSONResponse(views.jsonable(views.probing_rows(store(), tasks_dir=tasks_dir)))
+
+    # log in, invites ------------------------------------------------------------------------------------------
+
+    @app.get("/login", response_class=HTMLResponse)
+    def login_form(request: Request, next: str = "/studies") -> HTMLResponse:
+        return page(request, "login.html", next=_local(next), error="")
+
+    @app.post("/login")
+    async def login(request: Request) -> Response:
+        form = await request.form()
+        token = str(form.get("token", "")).strip()
+        target = _local(str(form.get("next", "/studies")))
+        if studies().user_by_token(token) is None:
+            return page(request, "login.html", status=401, next=target, error="That token is not valid.")
+        response = RedirectResponse(target, status_code=303)
+        _set_cookie(response, token)
+        return response
+
+    @app.post("/logout")
+    async def logout(request: Request) -> Response:
+        form = await request.form()
+        check_csrf(request, str(form.get("csrf", "")))
+        response = RedirectResponse("/", status_code=303)
+        response.delete_cookie(COOKIE, path="/")
+        return response
+
+    @app.get("/invite/{code}", response_class=HTMLResponse)
+    def invite_form(request: Request, code: str) -> HTMLResponse:
+        role = studies().invite_role(code)
+        if role is None:
+            raise HTTPException(403, "this invite link is wrong or has been used already")
+        return page(request, "invite.html", code=code, role=role, error="")
+
+    @app.post("/invite/{code}")
+    async def invite_accept(request: Request, code: str) -> Response:
+        form = await request.form()
+        try:
+            user, token = studies().accept_invite(code, str(form.get("name", "")))
+        except PermissionError as err:
+            raise HTTPException(403, str(err)) from None
+        except ValueError as err:
+            role = studies().invite_role(code) or "?"
+            return page(request, "invite.html", status=400, code=code, role=role, error=str(err))
+        response = HTMLResponse(render("welcome.html", user=user, csrf=csrf_for(token), path="/", token=token))
+        _set_cookie(response, token)
+        return response
+
+    # study pages ----------------------------------------------------------------------------------------------
+
+    @app.get("/studies", response_class=HTMLResponse)
+    def studies_page(request: Request) -> HTMLResponse:
+        user = need_user(request)
+        db = studies()
+        mine = db.assignments(user.id)
+        listed = db.studies() if user.role == "admin" else [s for s in db.studies()
+                                                             if any(a.study_id == s.id for a in mine)]
+        rows = [{"study": s, "progress": db.progress(s.id),
+                 "pending": sum(a.study_id == s.id and a.state == "pending" for a in mine),
+                 "answered": sum(a.study_id == s.id and a.final for a in mine)} for s in listed]
+        return page(request, "studies.html", rows=rows, kinds=sorted(KINDS), error="")
+
+    @app.post("/studies")
+    async def create_study_form(request: Request) -> Response:
+        user = need_user(request, ("admin",))
+        form = await request.form()
+        check_csrf(request, str(form.get("csrf", "")))
+        try:
+            items = [json.loads(line) for line in str(form.get("items", "")).splitlines() if line.strip()]
+            study = studies().create_study(str(form.get("name", "")).strip() or "study", str(form.get("kind", "")),
+                                           items, created_by=user.id)
+        except (ValueError, json.JSONDecodeError) as err:
+            raise HTTPException(400, f"could not create the study: {err}") from None
+        return RedirectResponse(f"/studies/{study.id}", status_code=303)
+
+    def _study_or_404(study_id: int) -> Any:
+        try:
+            return studies().study(study_id)
+        except KeyError:
+            raise HTTPException(404, f"no study {study_id}") from None
+
+    @app.get("/studies/{study_id}", response_class=HTMLResponse)
+    def study_page(request: Request, study_id: int, invite: str = "") -> HTMLResponse:
+        user = need_user(request)
+        study = _study_or_404(study_id)
+        db = studies()
+        mine = db.assignments(user.id, study_id)
+        if user.role != "admin" and not mine:
+            raise HTTPException(403, "you have no assignments in this study")
+        admin = None
+        if user.role == "admin":
+            items = db.items(study_id)
+            admin = {"items": items, "rounds": {i.id: db.rounds(i.id) for i in items}, "users": db.users(),
+                     "annotators": db.members(study_id, "annotator"), "checkers": db.members(study_id, "checker"),
+                     "invite": invite}
+        return page(request, "study.html", study=study, progress=db.progress(study_id), mine=mine, admin=admin,
+                    items={i.id: i for i in db.items(study_id)})
+
+    @app.post("/studies/{study_id}/invite")
+    async def study_invite(request: Request, study_id: int) -> Response:
+        user = need_user(request, ("admin",))
+        form = await request.form()
+        check_csrf(request, str(form.get("csrf", "")))
+        _study_or_404(study_id)
+        try:
+            code = studies().invite(str(form.get("role", "")), created_by=user.id)
+        except ValueError as err:
+            raise HTTPException(400, str(err)) from None
+        link = f"{request.base_url}invite/{code}"
+        return page(request, "message.html", title="Invite link (shown once)", message=link, link=link,
+                    back=f"/studies/{study_id}")
+
+    @app.post("/studies/{study_id}/members")
+    async def study_members(request: Request, study_id: int) -> Response:
+        need_user(request, ("admin",))
+        form = await request.form()
+        check_csrf(request, str(form.get("csrf", "")))
+        _study_or_404(study_id)
+        try:
+            member = studies().user(int(str(form.get("user_id", "0"))))
+            if str(form.get("as", "")) == "checker":
+                studies().add_member(study_id, member.id, "checker")
+            else:
+                studies().assign(study_id, member.id)
+        except (KeyError, ValueError) as err:
+            raise HTTPException(400, str(err)) from None
+        return RedirectResponse(f"/studies/{study_id}", status_code=303)
+
+    @app.get("/a/{assignment_id}", response_class=HTMLResponse)
+    def assignment_page(request: Request, assignment_id: int, error: str = "") -> HTMLResponse:
+        user = need_user(request)
+        assignment, item, study = _own(user, assignment_id)
+        return _assignment_response(request, assignment, item, study, error)
+
+    def _own(user: User, assignment_id: int) -> tuple[Any, Any, Any]:
+        try:
+            assignment = studies().assignment(assignment_id, user.id)
+        except KeyError:
+            raise HTTPException(404, f"no assignment {assignment_id}") from None
+        except PermissionError as err:
+            raise HTTPException(403, str(err)) from None
+        item = studies().item(assignment.item_id)
+        return assignment, item, studies().study(item.study_id)
+
+    def _assignment_response(request: Request, assignment: Any, item: Any, study: Any, error: str,
+                             status: int = 200) -> HTMLResponse:
+        db = studies()
+        annotations = []
+        if assignment.task == "check":
+            annotations = [a.answer for a in db.item_assignments(item.id)
+                           if a.task == "annotate" and a.round == assignment.round and a.final]
+        queue = [a.id for a in db.assignments(assignment.user_id, study.id, state="pending")]
+        return page(request, KINDS[study.kind].template, status=status, study=study, item=item,
+                    assignment=assignment, annotations=annotations, error=error, queue=queue,
+                    rounds=db.rounds(item.id), review=study.config.get("review"))
+
+    @app.post("/a/{assignment_id}")
+    async def assignment_submit(request: Request, assignment_id: int) -> Response:
+        user = need_user(request)
+        form = await request.form()
+        check_csrf(request, str(form.get("csrf", "")))
+        assignment, item, study = _own(user, assignment_id)
+        final = str(form.get("action", "submit")) != "save"
+        try:
+            answer = json.loads(str(form.get("answer", "")))
+            studies().save(user.id, assignment_id, answer, final=final)
+        except PermissionError as err:
+            raise HTTPException(403, str(err)) from None
+        except (ValueError, json.JSONDecodeError) as err:
+            return _assignment_response(request, assignment, item, study, str(err), status=400)
+        if not final:
+            return RedirectResponse(f"/a/{assignment_id}?saved=1", status_code=303)
+        pending = studies().assignments(user.id, study.id, state="pending")
+        return RedirectResponse(f"/a/{pending[0].id}" if pending else f"/studies/{study.id}", status_code=303)
+
+    # study API ------------------------------------------------------------------------------------------------
+
+    def _assignment_json(a: Any) -> dict[str, Any]:
+        return {"id": a.id, "study_id": a.study_id, "item_id": a.item_id, "task": a.task, "round": a.round,
+                "state": a.state, "final": a.final, "answer": a.answer}
+
+    @app.get("/api/studies")
+    def api_studies(request: Request) -> JSONResponse:
+        user = need_user(request)
+        db = studies()
+        mine = {a.study_id for a in db.assignments(user.id)}
+        return JSONResponse([{"id": s.id, "name": s.name, "kind": s.kind, "config": s.config,
+                              "progress": db.progress(s.id)}
+                             for s in db.studies() if user.role == "admin" or s.id in mine])
+
+    @app.post("/api/studies")
+    async def api_create_study(request: Request) -> JSONResponse:
+        user = need_user(request, ("admin",))
+        check_csrf(request)
+        body = await _json_body(request)
+        try:
+            study = studies().create_study(str(body.get("name", "study")), str(body.get("kind", "")),
+                                           body.get("items", []), body.get("config"), created_by=user.id)
+        except ValueError as err:
+            raise HTTPException(400, str(err)) from None
+        return JSONResponse({"id": study.id, "items": len(studies().items(study.id))}, status_code=201)
+
+    @app.post("/api/studies/{study_id}/assign")
+    async def api_assign(request: Request, study_id: int) -> JSONResponse:
+        need_user(request, ("admin",))
+        check_csrf(request)
+        _study_or_404(study_id)
+        body = await _json_body(request)
+        try:
+            if body.get("task") == "check" or body.get("as") == "checker":
+                studies().add_member(study_id, int(body["user_id"]), "checker")
+                return JSONResponse({"checker": int(body["user_id"])})
+            made = studies().assign(study_id, int(body["user_id"]), body.get("item_ids"))
+        except (KeyError, ValueError, TypeError) as err:
+            raise HTTPException(400, f"bad assignment request: {err}") from None
+        return JSONResponse([_assignment_json(a) for a in made])
+
+    @app.post("/api/invites")
+    async def api_invite(request: Request) -> JSONResponse:
+        user = need_user(request, ("admin",))
+        check_csrf(request)
+        body = await _json_body(request)
+        try:
+            code = studies().invite(str(body.get("role", "")), created_by=user.id)
+        except ValueError as err:
+            raise HTTPException(400, str(err)) from None
+        return JSONResponse({"code": code, "link": f"{request.base_url}invite/{code}"}, status_code=201)
+
+    @app.get("/api/me")
+    def api_me(request: Request) -> JSONResponse:
+        user = need_user(request)
+        return JSONResponse({"id": user.id, "name": user.name, "role": user.role})
+
+    @app.get("/api/me/assignments")
+    def api_my_assignments(request: Request, study_id: int | None = None, state: str = "") -> JSONResponse:
+        user = need_user(request)
+        return JSONResponse([_assignment_json(a) for a in studies().assignments(user.id, study_id, state or None)])
+
+    @app.get("/api/assignments/{assignment_id}")
+    def api_assignment(request: Request, assignment_id: int) -> JSONResponse:
+        user = need_user(request)
+        assignment, item, _ = _own(user, assignment_id)
+        return JSONResponse({**_assignment_json(assignment), "payload": item.payload})
+
+    @app.post("/api/assignments/{assignment_id}")
+    async def api_save(request: Request, assignment_id: int) -> JSONResponse:
+        user = need_user(request)
+        check_csrf(request)
+        body = await _json_body(request)
+        try:
+            saved = studies().save(user.id, assignment_id, body.get("answer"), final=bool(body.get("final", True)))
+        except KeyError:
+            raise HTTPException(404, f"no assignment {assignment_id}") from None
+        except PermissionError as err:
+            raise HTTPException(403, str(err)) from None
+        except ValueError as err:
+            raise HTTPException(400, str(err)) from None
+        return JSONResponse(_assignment_json(saved))
+
+    @app.get("/api/studies/{study_id}/export")
+    def api_export(request: Request, study_id: int, gold: bool = False) -> Response:
+        need_user(request, ("admin",))
+        _study_or_404(study_id)
+        if gold:
+            lines = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in studies().export_gold(study_id))
+            return Response(lines, media_type="application/x-ndjson",
+                            headers={"Content-Disposition": f'attachment; filename="study-{study_id}-gold.jsonl"'})
+        return JSONResponse(studies().export(study_id),
+                            headers={"Content-Disposition": f'attachment; filename="study-{study_id}.json"'})
+
+    app.add_middleware(_BodyLimit, limit=max_body)
+    return app
+
+
+class _Locked:
+    """A store whose every method call holds ``lock`` (the same lock :class:`Studies` takes)."""
+
+    def __init__(self, store: Store, lock: Any) -> None:
+        self._store, self._lock, self.path = store, lock, store.path
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._store, name)
+        if not callable(value):
+            return value
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with self._lock:
+                return value(*args, **kwargs)
+
+        return call
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    try:
+        body = json.loads(await request.body() or b"{}")
+    except json.JSONDecodeError as err:
+        raise HTTPException(400, f"the request body is not JSON: {err}") from None
+    if not isinstance(body, dict):
+        raise HTTPException(400, "the request body must be a JSON object")
+    return body
+
+
+def _local(target: str) -> str:
+    """Only same-site paths as redirect targets (no open redirect)."""
+    return target if target.startswith("/") and not target.startswith("//") else "/studies"
+
+
+def _set_cookie(response: Response, token: str) -> None:
+    response.set_cookie(COOKIE, token, httponly=True, samesite="strict", path="/", max_age=30 * 86400)

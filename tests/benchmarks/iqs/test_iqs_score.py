@@ -1,0 +1,162 @@
+"""IQS terms from items and answers, against values worked out by hand from REFERENCE §6."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from interpeval.benchmarks.iqs.score import (
+    Answer,
+    Item,
+    agreement,
+    human_sets,
+    score_methods,
+    select_answers,
+    simplicity_by_method,
+    trivial_baseline,
+)
+from interpeval.benchmarks.iqs.tasks import TASKS
+from interpeval.errors import InterpevalError
+
+SST2, STSB = TASKS["sst2"], TASKS["stsb"]
+WORDS = tuple("abcdefghijkl")
+
+
+def item(id_, method, green, red, y_model, sample="s1", words=WORDS):
+    return Item(id_, sample, method, words, frozenset(green), frozenset(red), y_model)
+
+
+def test_feat_h_is_the_shown_set_corrected_by_answers_2_to_5():
+    it = item("i", "m", green={0, 1}, red={3}, y_model=[0.2, 0.8])
+    a = Answer("i", "ann", "positive", remove_red=frozenset({3}), remove_green=frozenset({1}),
+               add_red=frozenset(), add_green=frozenset({2}))
+    assert human_sets(SST2, it, a) == {"negative": set(), "positive": {0, 2}}
+    # positive: |{0}| / |{0, 1, 2}| = 1/3 ; negative: H = {} vs M = {3} -> 0 ; plausibility = (1/3 + 0) / 2
+    (score,) = score_methods(SST2, [it], [a])
+    assert score.plausibility["mean"] == pytest.approx(1 / 6)
+    assert score.plausibility_per_class == pytest.approx({"positive": 1 / 3, "negative": 0.0})
+
+
+def test_both_empty_jaccard_counts_as_agreement():
+    it = item("i", "m", green=set(), red=set(), y_model=[0.5, 0.5])
+    (score,) = score_methods(SST2, [it], [Answer("i", "ann", "positive")])
+    assert score.plausibility["mean"] == 1.0  # both classes: H = M = {} -> 1
+    # one class empty on both sides, the other half right: (1 + 1/2) / 2
+    it2 = item("j", "m", green={0, 1}, red=set(), y_model=[0.5, 0.5])
+    (score2,) = score_methods(SST2, [it2], [Answer("j", "ann", "positive", remove_green=frozenset({1}))])
+    assert score2.plausibility["mean"] == pytest.approx(0.75)
+
+
+def test_simplicity_n_chunk_up_to_ten_is_one_and_the_log_is_guarded():
+    items = [item("a", "ten", green=range(6), red=range(6, 10), y_model=[0.5, 0.5], sample="s1"),
+             item("b", "ten", green=(), red=(), y_model=[0.5, 0.5], sample="s2"),
+             item("c", "eleven", green=range(11), red=(), y_model=[0.5, 0.5], sample="s1"),
+             item("d", "eleven", green=range(6), red=range(6, 12), y_model=[0.5, 0.5], sample="s2")]
+    simple = simplicity_by_method(items)
+    assert simple["ten"]["simplicity"]["mean"] == 1.0  # N = 10 and N = 0: N − 9 <= 1 -> 1 (no log of <= 0)
+    assert simple["ten"]["n_chunks"] == 5.0
+    # N = 11 -> 1/(ln 2 + 1); N = 12 -> 1/(ln 3 + 1)
+    expected = (1 / (math.log(2) + 1) + 1 / (math.log(3) + 1)) / 2
+    assert simple["eleven"]["simplicity"]["mean"] == pytest.approx(expected)
+
+
+def test_reproducibility_log_loss_for_classification_with_the_zero_guard():
+    it = item("i", "m", green={0}, red=(), y_model=[0.25, 0.75])
+    answers = [Answer("i", "a1", "positive"), Answer("i", "a2", "negative")]
+    (score,) = score_methods(SST2, [it], answers)
+    # -ln 0.75 and -ln 0.25
+    expected = (1 / (1 - math.log(0.75)) + 1 / (1 - math.log(0.25))) / 2
+    assert score.reproducibility["mean"] == pytest.approx(expected)
+    sure = item("j", "m", green={0}, red=(), y_model=[0.0, 1.0])
+    (guarded,) = score_methods(SST2, [sure], [Answer("j", "a1", "negative")])
+    # p = 0 is clipped at machine epsilon: 1 / (-ln(eps) + 1), finite and positive
+    assert guarded.reproducibility["mean"] == pytest.approx(1 / (-math.log(2.220446049250313e-16) + 1))
+
+
+def test_reproducibility_mae_for_stsb():
+    items = [item("i", "m", green={0}, red={1}, y_model=3.2, sample="s1"),
+             item("j", "m", green={0}, red={1}, y_model=1.0, sample="s2")]
+    answers = [Answer("i", "a1", 4.0), Answer("j", "a1", 1.0)]
+    (score,) = score_methods(STSB, items, answers)
+    # |4.0 − 3.2| = 0.8 -> 1/1.8 ; |1 − 1| = 0 -> 1
+    assert score.reproducibility["mean"] == pytest.approx((1 / 1.8 + 1) / 2)
+    # regression classes are the two signs: green = similar, red = dissimilar
+    assert set(score.plausibility_per_class) == {"similar", "dissimilar"}
+
+
+def test_iqs_table1_and_table2_values_and_ranking():
+    # method "good": its marks are what the annotator wants and the guess is the model's class (p = 0.9)
+    # method "poor": 12 marked words (simplicity 1/(ln 3 + 1)), the annotator removes half of them, guesses wrong
+    good = item("g", "good", green={0}, red={1}, y_model=[0.1, 0.9])
+    poor = item("p", "poor", green=range(6), red=range(6, 12), y_model=[0.1, 0.9])
+    answers = [Answer("g", "a1", "positive"),
+               Answer("p", "a1", "negative", remove_green=frozenset({3, 4, 5}), remove_red=frozenset({9, 10, 11}))]
+    scores = {s.method: s for s in score_methods(SST2, [good, poor], answers)}
+    g, p = scores["good"], scores["poor"]
+    r_good, r_poor = 1 / (1 - math.log(0.9)), 1 / (1 - math.log(0.1))
+    s_poor = 1 / (math.log(3) + 1)
+    assert (g.plausibility["mean"], g.simplicity["mean"], g.reproducibility["mean"]) == pytest.approx(
+        (1.0, 1.0, r_good))
+    assert (p.plausibility["mean"], p.simplicity["mean"], p.reproducibility["mean"]) == pytest.approx(
+        (0.5, s_poor, r_poor))
+    assert g.iqs == pytest.approx((1 + 1 + r_good) / 3)
+    assert p.iqs == pytest.approx((0.5 + s_poor + r_poor) / 3)
+    # over the 66 triples each a_i averages 1/3, so the mean equals IQS at 1/3 each
+    assert p.grid["mean"] == pytest.approx(p.iqs) and p.grid["n"] == 66
+    assert (g.rank, p.rank, g.grid_rank, p.grid_rank) == (1, 2, 1, 2)
+
+
+def test_agreement_between_annotators():
+    it = item("i", "m", green={0, 1}, red={2}, y_model=[0.5, 0.5])
+    answers = [Answer("i", "a1", "positive"), Answer("i", "a2", "positive", remove_green=frozenset({1})),
+               Answer("i", "a3", "negative")]
+    out = agreement(SST2, [it], answers)
+    # label pairs: (a1,a2) same, (a1,a3) differ, (a2,a3) differ -> 1/3
+    assert out["label_agreement"] == pytest.approx(1 / 3)
+    # word Jaccard per pair (green, red): a1-a2 (1/2, 1), a1-a3 (1, 1), a2-a3 (1/2, 1) -> means 3/4, 1, 3/4
+    assert out["word_agreement"] == pytest.approx((0.75 + 1 + 0.75) / 3)
+    assert (out["pairs"], out["items"]) == (3, 1)
+    stsb = item("k", "m", green={0}, red=(), y_model=3.0)
+    # 3.0 and 4.5 lie on the same side of 2.5; 2.0 does not
+    out = agreement(STSB, [stsb], [Answer("k", "a1", 3.0), Answer("k", "a2", 4.5), Answer("k", "a3", 2.0)])
+    assert out["label_agreement"] == pytest.approx(1 / 3)
+
+
+def test_trivial_baseline_marks_nothing_and_answers_a_constant():
+    items = [item("i", "m", green={0}, red=(), y_model=[0.2, 0.8], sample="s1"),
+             item("j", "m", green=(), red=(), y_model=[0.6, 0.4], sample="s2"),
+             item("k", "m", green={1}, red=(), y_model=[0.3, 0.7], sample="s3")]
+    answers = [Answer("i", "a1", "positive"), Answer("j", "a1", "negative"), Answer("k", "a1", "positive",
+                                                                                 remove_green=frozenset({1}))]
+    base = trivial_baseline(SST2, items, answers)
+    # Feat_H: i {0} -> (0 + 1)/2 ; j {} -> 1 ; k {} -> 1
+    assert base["plausibility"] == pytest.approx((0.5 + 1 + 1) / 3)
+    assert base["constant_answer"] == "positive"  # the model's majority class
+    assert base["reproducibility"] == pytest.approx(
+        (1 / (1 - math.log(0.8)) + 1 / (1 - math.log(0.4)) + 1 / (1 - math.log(0.7))) / 3)
+    assert base["simplicity"] == 1.0
+
+
+def test_simulated_and_human_answers_never_mix():
+    answers = [Answer("i", "ann", "positive"), Answer("i", "simulated-1", "positive", simulated=True)]
+    assert [a.annotator for a in select_answers(answers, simulated=False)] == ["ann"]
+    assert [a.annotator for a in select_answers(answers, simulated=True)] == ["simulated-1"]
+    with pytest.raises(InterpevalError, match="no human answers"):
+        select_answers(answers[1:], simulated=False)
+
+
+def test_bad_answers_are_named():
+    it = item("i", "m", green={0}, red={1}, y_model=[0.5, 0.5])
+    with pytest.raises(InterpevalError, match=r"answer of 'x' on item 'i': add_red has word indices \[40\]"):
+        score_methods(SST2, [it], [Answer("i", "x", "positive", add_red=frozenset({40}))])
+    with pytest.raises(InterpevalError, match="removes words that were not shown"):
+        score_methods(SST2, [it], [Answer("i", "x", "positive", remove_red=frozenset({0}))])
+    with pytest.raises(InterpevalError, match="label must be one of negative, positive"):
+        score_methods(SST2, [it], [Answer("i", "x", "great")])
+    with pytest.raises(InterpevalError, match=r"label must be a number in \[0, 5\]"):
+        score_methods(STSB, [item("k", "m", (), (), 1.0)], [Answer("k", "x", 7.0)])
+    with pytest.raises(InterpevalError, match="unknown item 'zz'"):
+        score_methods(SST2, [it], [Answer("zz", "x", "positive")])
+    with pytest.raises(InterpevalError, match="method 'm2' has no answers"):
+        score_methods(SST2, [it, item("j", "m2", (), (), [0.5, 0.5])], [Answer("i", "x", "positive")])

@@ -1,0 +1,162 @@
+"""Bad options and output paths: one clear line naming the option, before any model is loaded or any run stored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from clear_errors import SRC_DATA, Case, assert_clear
+
+SST2 = SRC_DATA / "sentences" / "sst2-dev-20.tsv"
+SUBMISSION = SRC_DATA / "expmrc" / "sample_submission" / "squad.json"
+
+
+def _lines(folder: Path) -> Path:
+    path = folder / "lines.txt"
+    path.write_text("".join(line.split("\t")[0] + "\n" for line in SST2.read_text(encoding="utf-8").splitlines()[1:4]),
+                    encoding="utf-8")
+    return path
+
+
+def _file(folder: Path) -> Path:
+    path = folder / "file"
+    path.write_text("x", encoding="utf-8")
+    return path
+
+
+def _opt(name: str, args, *must: str) -> Case:
+    """``args(folder)`` is the command line; the message must contain ``must`` (the option and the value)."""
+    return Case(name, lambda d: ([str(a) for a in args(d)], list(must)))
+
+
+def _attribute(*extra: str):
+    return lambda d: ["attribute", _lines(d), "--store", d / "s.sqlite", *extra]
+
+
+def _explain(*extra: str):
+    return lambda d: ["explain", "a gorgeous film", "--model", "tiny-sequence-classification",
+                      "--method", "gradient", *extra]
+
+
+def _quackie(*extra: str):
+    return lambda d: ["quackie", "run", "--store", d / "s.sqlite", "--out", d / "out", *extra]
+
+
+def _evaluate(*extra: str):
+    return lambda d: ["evaluate", "a gorgeous film", "--model", "tiny-sequence-classification", "--store",
+                      d / "s.sqlite", *extra]
+
+
+CASES = [
+    # attribute
+    _opt("attribute-chunk-negative", _attribute("--chunk", "-1"), "--chunk", ">= 1", "-1"),
+    _opt("attribute-chunk-zero", _attribute("--chunk", "0"), "--chunk", ">= 1"),
+    _opt("attribute-param-unknown", _attribute("--param", "bogus=1"), "--param", "'bogus'", "n_steps"),
+    _opt("attribute-param-not-int", _attribute("--param", "n_steps=abc"), "--param", "n_steps", "integer", "'abc'"),
+    _opt("attribute-param-float", _attribute("--param", "n_steps=2.5"), "--param", "n_steps", "integer"),
+    _opt("attribute-param-zero", _attribute("--param", "n_steps=0"), "--param", "n_steps", ">= 1"),
+    _opt("attribute-n-samples-zero", _attribute("--method", "lime", "--param", "n_samples=0"), "--param",
+         "n_samples", ">= 1"),
+    _opt("attribute-batch-negative", _attribute("--param", "batch_size=-4"), "--param", "batch_size", ">= 1"),
+    _opt("attribute-param-no-equals", _attribute("--param", "n_steps"), "--param", "key=value"),
+    _opt("attribute-unknown-method", _attribute("--method", "gradcam"), "--param", "'gradcam'", "known"),
+    _opt("attribute-bad-removal", _attribute("--method", "lime", "--param", "removal=blank"), "--param", "removal",
+         "'blank'"),
+    _opt("attribute-bad-baseline", _attribute("--param", "baseline=mean"), "--param", "baseline", "'mean'"),
+    _opt("attribute-kernel-width-zero", _attribute("--method", "lime", "--param", "kernel_width=0"), "--param",
+         "kernel_width"),
+    _opt("attribute-seed-text", _attribute("--method", "lime", "--param", "seed=abc"), "--param", "seed"),
+    _opt("attribute-unknown-model", _attribute("--model", "no-such-model"), "'no-such-model'"),
+    _opt("attribute-chunk-text", _attribute("--chunk", "eight"), "--chunk", "integer"),
+    # explain
+    _opt("explain-device-absent", _explain("--device", "cuda:7"), "--device", "cuda:7"),
+    _opt("explain-device-bogus", _explain("--device", "gpu"), "--device", "'gpu'"),
+    _opt("explain-param-unknown", _explain("--param", "bogus=1"), "--param", "'bogus'"),
+    _opt("explain-target-index", _explain("--target", "class_prob:x"), "--target", "class_prob:x"),
+    _opt("explain-target-unknown", _explain("--target", "start_logit"), "--target", "start_logit"),
+    _opt("explain-html-under-file", lambda d: [*_explain("--html", _file(d) / "x.html")(d)], "--html", "is a file"),
+    _opt("explain-kind-unknown", _explain("--kind", "ner"), "--kind", "'ner'"),
+    _opt("explain-method-unknown", _explain("--method", "shap"), "'shap'"),
+    _opt("explain-model-is-a-file", lambda d: ["explain", "x", "--model", _file(d), "--method", "gradient"],
+         "file", "directory"),
+    _opt("explain-method-wrong-kind", lambda d: ["explain", "x", "--model", "tiny-masked-lm", "--method",
+                                                 "gradient", "--target", "class_prob"], "class_prob"),
+    # quackie run / heldout / train
+    _opt("quackie-limit-negative", _quackie("--limit", "-1"), "--limit", ">= 0", "-1"),
+    _opt("quackie-batch-zero", _quackie("--batch-size", "0"), "--batch-size"),
+    _opt("quackie-classifier-unknown", _quackie("--classifier", "NER"), "--classifier", "'NER'"),
+    _opt("quackie-agg-unknown", _quackie("--agg", "median"), "--agg", "'median'"),
+    _opt("quackie-method-zero-samples", _quackie("--method", "lime:n_samples=0"), "--method", "n_samples",
+         ">= 1"),
+    _opt("quackie-method-unknown", _quackie("--method", "gradcam"), "--method", "'gradcam'"),
+    _opt("quackie-method-no-equals", _quackie("--method", "lime:n_samples"), "--method", "key=value"),
+    _opt("quackie-method-bad-param", _quackie("--method", "LIME=lime:bogus=3"), "--method", "'bogus'"),
+    _opt("quackie-out-under-file", lambda d: ["quackie", "run", "--store", d / "s.sqlite", "--out",
+                                              _file(d) / "out"], "--out", "is a file"),
+    _opt("quackie-out-is-file", lambda d: ["quackie", "run", "--store", d / "s.sqlite", "--out", _file(d)],
+         "--out", "is a file"),
+    _opt("quackie-data-dir-missing", _quackie("--data-dir", "/nonexistent/squad"), "--data-dir", "no such folder"),
+    _opt("quackie-device-absent", _quackie("--device", "cuda:7"), "--device", "cuda:7"),
+    _opt("quackie-dataset-typo", _quackie("--dataset", "Squad"), "--dataset", "'Squad'"),
+    _opt("quackie-dataset-missing-file", _quackie("--dataset", "/nonexistent/x.json"), "/nonexistent/x.json",
+         "no such file"),
+    _opt("quackie-heldout-negative", lambda d: ["quackie", "heldout", "--max-questions", "-1"],
+         "--max-questions", ">= 0"),
+    _opt("quackie-heldout-classifier", lambda d: ["quackie", "heldout", "--classifier", "NER"], "--classifier",
+         "'NER'"),
+    _opt("quackie-train-kind", lambda d: ["quackie", "train", "ner", "--out", d / "m"], "KIND", "'ner'"),
+    _opt("quackie-train-epochs", lambda d: ["quackie", "train", "cls", "--epochs", "0", "--out", d / "m"],
+         "--epochs", ">= 1"),
+    # evaluate
+    _opt("evaluate-chunk-zero", _evaluate("--chunk", "0"), "--chunk", ">= 1"),
+    _opt("evaluate-explainer-param", _evaluate("--explainer", "lime:bogus=1"), "--explainer", "'bogus'"),
+    _opt("evaluate-explainer-unknown", _evaluate("--explainer", "gradcam"), "--explainer", "'gradcam'"),
+    _opt("evaluate-explainer-zero-steps", _evaluate("--explainer", "integrated_gradients:n_steps=0"),
+         "--explainer", "n_steps", ">= 1"),
+    _opt("evaluate-metric-unknown", _evaluate("--metric", "accuracyy"), "--metric", "'accuracyy'"),
+    _opt("evaluate-option-format", _evaluate("--option", "ferret_token_f1"), "--option", "METRIC:key=value"),
+    _opt("evaluate-option-pair", _evaluate("--option", "ferret_token_f1:official"), "--param", "key=value"),
+    _opt("evaluate-out-under-file", lambda d: [*_evaluate("--out", _file(d) / "o")(d)], "--out", "is a file"),
+    _opt("evaluate-texts-and-file", lambda d: [*_evaluate("--file", _lines(d))(d)], "--file", "not both"),
+    _opt("evaluate-nothing", lambda d: ["evaluate", "--store", d / "s.sqlite"], "--file", "neither"),
+    _opt("evaluate-device-absent", _evaluate("--device", "cuda:7"), "--device", "cuda:7"),
+    _opt("evaluate-target-index", _evaluate("--target", "class_prob:one"), "--target", "class_prob:one"),
+    # expmrc
+    _opt("expmrc-subsets-unknown", lambda d: ["expmrc", "baselines", "--subsets", "squad,newsqa", "--out", d / "o",
+                                              "--no-store"], "--subsets", "'newsqa'"),
+    _opt("expmrc-subsets-empty", lambda d: ["expmrc", "baselines", "--subsets", ",", "--out", d / "o",
+                                            "--no-store"], "--subsets", "no subset"),
+    _opt("expmrc-out-under-file", lambda d: ["expmrc", "baselines", "--out", _file(d) / "o", "--no-store"],
+         "--out", "is a file"),
+    _opt("expmrc-data-dir-missing", lambda d: ["expmrc", "baselines", "--data-dir", d / "none", "--out", d / "o",
+                                               "--no-store"], "--data-dir", "no such folder"),
+    _opt("expmrc-pseudo-out-under-file", lambda d: ["expmrc", "pseudo-data", _file(d) / "x.jsonl"], "OUT",
+         "is a file"),
+    _opt("expmrc-pseudo-squad-missing", lambda d: ["expmrc", "pseudo-data", d / "x.jsonl", "--squad",
+                                                   d / "none.json"], "none.json", "no such file"),
+    _opt("expmrc-human-missing", lambda d: ["expmrc", "human", d / "none.json"], "none.json", "no such file"),
+    _opt("expmrc-score-unknown-flag", lambda d: ["expmrc", "score", "squad", SUBMISSION, "--strict"], "--strict"),
+    # probing report
+    _opt("probing-report-metric", lambda d: ["probing", "report", "--metric", "f1", "--out", d / "r"], "--metric",
+         "'f1'"),
+    _opt("probing-report-format", lambda d: ["probing", "report", "--format", "gif", "--out", d / "r"], "--format",
+         "'gif'"),
+    _opt("probing-report-out-under-file", lambda d: ["probing", "report", "--out", _file(d) / "r"], "--out",
+         "is a file"),
+    # runs, report, metrics, train (others' commands, counted too)
+    _opt("runs-show-not-a-number", lambda d: ["runs", "show", "abc"], "run_id", "integer"),
+    _opt("report-store-folder", lambda d: ["report", "--store", d, "--out", d / "r.html"], "--store", "folder"),
+    _opt("report-out-under-file", lambda d: ["report", "--out", _file(d) / "r.html", "--store", d / "s.sqlite"],
+         "--out", "is a file"),
+    _opt("metrics-unknown-family", lambda d: ["metrics", "--family", "beauty"], "--family", "'beauty'"),
+    _opt("train-data-missing", lambda d: ["train", "sequence-classification", "--data", d / "none.tsv", "--out",
+                                          d / "m"], "none.tsv"),
+    _opt("train-recipe-unknown", lambda d: ["train", "recipe", "nosuch"], "'nosuch'"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_bad_option_is_a_clear_error(case, tmp_path):
+    assert_clear(case, tmp_path)
+    assert not (tmp_path / "s.sqlite").exists()  # nothing stored
+    assert not (tmp_path / "out").exists() and not (tmp_path / "o").exists()  # nothing written

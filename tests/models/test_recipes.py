@@ -1,0 +1,74 @@
+"""Zoo recipes: the splits keep every evaluated paragraph out of training (checked on the real shared data)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from interpeval.models.recipes import (
+    RECIPES,
+    SQUAD2_TRAIN_ARTICLES,
+    _chinese_records,
+    _pseudo_evidence,
+    bucket,
+    detokenize_ptb,
+    part_of,
+)
+
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+needs_data = pytest.mark.skipif(not (DATA / "squad").is_dir(), reason="needs ../shared/data beside the checkout")
+
+
+def _contexts(path: Path) -> set[str]:
+    return {p["context"] for a in json.loads(path.read_text())["data"] for p in a["paragraphs"]}
+
+
+def test_split_rules_are_stable_hashes():
+    # sha1("new_wiki/Ant") etc. are fixed numbers: the split is the same on every machine and Python version
+    assert [bucket(k) for k in ("a", "b", "c")] == [int(__import__("hashlib").sha1(k.encode()).hexdigest(), 16) % 20
+                                                    for k in ("a", "b", "c")]
+    assert {part_of(str(i)) for i in range(200)} == {"train", "dev", "test"}
+
+
+def test_ptb_detokenisation():
+    assert detokenize_ptb("they wo n't sit still -lrb- really -rrb- , do n't they ?") == \
+        "they won't sit still (really), don't they?"
+
+
+@needs_data
+def test_answerability_split_never_trains_on_evaluated_paragraphs():
+    prepared = RECIPES["minilm-quackie-cls"].build(DATA)
+    trained = {e.pair for e in prepared.train}
+    evaluated = (_contexts(DATA / "xquad" / "xquad.en.json") - _contexts_of_titles(SQUAD2_TRAIN_ARTICLES)) \
+        | _contexts(DATA / "expmrc" / "squad" / "expmrc-squad-dev.json")
+    package = Path(__file__).resolve().parents[2] / "src" / "interpeval" / "data" / "squad"
+    for sample in package.glob("*.json"):
+        evaluated |= _contexts(sample)
+    # silver negatives shorten contexts; what matters is that no evaluated paragraph is a training context
+    assert not trained & evaluated
+    test = prepared.tests["squad2-heldout"]
+    assert {0, 1} == {e.label for e in test.examples} and test.baseline["balanced_accuracy"] == 0.5
+    split = prepared.extra_files["quackie_split.json"]
+    assert sorted(split["train_articles"]) == sorted(SQUAD2_TRAIN_ARTICLES) and len(split["held_out_articles"]) == 6
+
+
+def _contexts_of_titles(titles) -> set[str]:
+    data = json.loads((DATA / "squad" / "squad2-dev-part.json").read_text())["data"]
+    return {p["context"] for a in data if a["title"] in titles for p in a["paragraphs"]}
+
+
+@needs_data
+def test_chinese_qa_leaves_out_every_expmrc_paragraph():
+    records, banned = _chinese_records(DATA)
+    expmrc = _contexts(DATA / "expmrc" / "cmrc2018" / "expmrc-cmrc2018-dev.json")
+    assert banned == expmrc and not {r["context"] for r in records} & expmrc
+    assert len(records) == 2775  # SOURCES.md: trial + the dev questions sharing no paragraph with ExpMRC
+    r = next(r for r in records if len(r["context"]) > 200)
+    start, evidence = _pseudo_evidence(r["question"], r["context"], *r["answers"][0], "zh")
+    assert evidence and r["context"][start:start + len(evidence)] == evidence
+
+
+@needs_data
+def test_sst2_uses_the_standard_splits():
+    prepared = RECIPES["minilm-sst2"].build(DATA)
+    assert (len(prepared.train), len(prepared.dev), len(prepared.tests["sst2-test"].examples)) == (6920, 872, 1821)

@@ -1,0 +1,181 @@
+"""A small real store for the web and report tests: every view gets real outputs, written through the store API.
+
+- ``attribute`` runs: two real explainers (saliency, input × gradient) on the tiny classifier over 3 real SST-2
+  sentences and one hostile text (``<script>``), recorded as the CLI records them;
+- a ``quackie`` run over the first answerable questions of the vendored SQuAD part (sentence scores from the
+  Random baseline, the ground truth from the real builder);
+- an ``expmrc`` run over vendored SQuAD-ExpMRC dev questions scored by the official scorer;
+- a ``probing`` run with experiments in the grid's output shape for 2 languages × 2 categories × 3 layers.
+"""
+
+from __future__ import annotations
+
+import io
+import socket
+import subprocess
+import sys
+import time
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+HOSTILE = "<script>document.title='pwned'</script> great <b>film</b>"
+
+
+def _sst2_lines() -> list[str]:
+    rows = (resources.files("interpeval") / "data" / "sentences" / "sst2-dev-20.tsv").read_text().splitlines()[1:]
+    return [r.split("\t")[0] for r in rows[:3]]
+
+
+def seed_store(path: Path) -> dict[str, int]:
+    from interpeval import explain
+    from interpeval.benchmarks.expmrc.data import Prediction, dev_path, load_dataset
+    from interpeval.benchmarks.expmrc.score import evaluate
+    from interpeval.benchmarks.quackie.baseline import random_sentence_scores
+    from interpeval.benchmarks.quackie.build import build_instances
+    from interpeval.benchmarks.quackie.data import dataset_path, load_squad
+    from interpeval.models import load
+    from interpeval.models.base import Target
+    from interpeval.store import Store, fingerprint_files
+
+    ids: dict[str, int] = {}
+    texts = [*_sst2_lines(), HOSTILE]
+    model = load("tiny-sequence-classification")
+    with Store(path) as store:
+        for method in ("saliency", "input_x_gradient"):
+            run = store.run("attribute", {"method": method, "params": {}, "target": "class_prob"},
+                            model="tiny-sequence-classification", data_fingerprint="sst2-dev-3+hostile")
+            for i, attribution in enumerate(explain.get(method)().explain(model, texts, Target("class_prob"))):
+                run.record(f"line-{i + 1}", attribution.to_dict(), {"sum": float(attribution.scores.sum())})
+            run.finish()
+            ids[method] = run.id
+
+        squad = dataset_path("SQuAD")
+        instances, _ = build_instances(load_squad(squad))
+        run = store.run("quackie", {"dataset": "SQuAD", "classifier": "cls", "official": False, "seed": 0,
+                                    "method": {"label": "Random", "explainer": ""}, "aggs": ["sum"]},
+                        model="tiny-sequence-classification", data_fingerprint=fingerprint_files(squad))
+        for inst in instances[:6]:
+            scores = random_sentence_scores(len(inst.sentences), 0, inst.id).tolist()
+            run.record(inst.id, {"index": inst.index, "n_sentences": len(inst.sentences), "gt": list(inst.gt),
+                                 "scores": {"random": scores}})
+        run.finish()
+        ids["quackie"] = run.id
+
+        dataset = load_dataset(dev_path("squad"))
+        questions = dataset.questions[:5]
+        predictions = {q.qid: Prediction(q.answers[0], (q.evidences or ("",))[0] if i % 2 == 0 else q.context[:40])
+                       for i, q in enumerate(questions)}
+        result = evaluate(dataset, predictions, stderr=io.StringIO())  # the official scorer, per question
+        run = store.run("expmrc", {"system": "gold-answer-first", "label": "gold answer, alternating evidence",
+                                   "subset": "squad", "official": True},
+                        model="gold", data_fingerprint=fingerprint_files(dataset.path))
+        for q in questions:
+            answer, evidence = result.answer[q.qid], result.evidence[q.qid]
+            run.record(q.qid, {"answer": predictions[q.qid].answer, "evidence": predictions[q.qid].evidence},
+                       {"answer": answer, "evidence": evidence, "all": answer * evidence})
+        run.finish()
+        ids["expmrc"] = run.id
+
+        # the two TrustAI golden records (original id 0, perturbed id 100) as the masked-LM benchmark stores them
+        run = store.run("plm_rationale", {"explainer": "saliency", "golden": "trustai.json"}, model="tiny-masked-lm",
+                        data_fingerprint="trustai-notebook")
+        for sent_id, first in ((0, ["迈", "向"]), (100, ["走", "进"])):
+            tokens = [*first, "充", "满", "希", "望", "的", "[MASK]", "世", "纪"]
+            run.record(str(sent_id), {"sent_token": tokens, "word_scores": [0.9, 0.8, 0.1, -0.2, 0.0, 0.1, 0.3, 0.0,
+                                                                            0.7, 0.6],
+                                      "rationale": [0, 1, 8, 9], "top_k": ["新", "二", "一"], "f1": 1.0,
+                                      "sample_type": "ori" if sent_id == 0 else "disturb",
+                                      "ori_id": None if sent_id == 0 else 0, "perturbation": "敏感-重要词"},
+                       {"token_f1": 1.0})
+        run.finish()
+        ids["plm"] = run.id
+
+        run = store.run("probing", {"layers": "all", "aggregations": ["avg"], "probes": ["logreg"],
+                                    "control": True}, model="tiny-encoder", data_fingerprint="ud-sample")
+        for language in ("en", "ru"):
+            for category in ("Number", "Tense"):
+                for layer in (1, 2, 3):
+                    acc = 0.5 + 0.1 * layer + (0.05 if language == "en" else 0) - (0.1 if category == "Tense" else 0)
+                    control = 0.5
+                    task = f"{language}_ewt_no_sorting_{category}"
+                    run.record(f"{task}|avg|logreg|{layer}",
+                               {"task": task, "language": language, "category": category, "aggregation": "avg",
+                                "probe": "logreg", "layer": layer, "classes": ["A", "B"],
+                                "sizes": {"tr": 80, "va": 20, "te": 50}, "dropped": {}, "accuracy": acc,
+                                "weighted_f1": acc, "control_accuracy": control, "selectivity": acc - control},
+                               {"accuracy": acc})
+        run.finish()
+        ids["probing"] = run.id
+    return ids
+
+
+@pytest.fixture(scope="session")
+def seeded(tmp_path_factory) -> tuple[Path, dict[str, int]]:
+    path = tmp_path_factory.mktemp("web") / "results.sqlite"
+    return path, seed_store(path)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server_class() -> type:
+    return Server
+
+
+@pytest.fixture
+def server():
+    """``server(store, *options)`` starts ``interpeval serve``; every server started is stopped afterwards."""
+    started = []
+
+    def start(store: Path, *extra: str) -> Server:
+        started.append(Server(store, *extra))
+        return started[-1]
+
+    yield start
+    for s in started:
+        s.stop()
+
+
+class Server:
+    """``interpeval serve`` in a subprocess on a free loopback port, stopped at the end."""
+
+    def __init__(self, store: Path, *extra: str) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        cli = [sys.executable, "-c", "from interpeval.cli import main; main()"]
+        self.log = store.with_name(f"serve-{self.port}.log")
+        with open(self.log, "w") as log:
+            self.proc = subprocess.Popen([*cli, "serve", "--store", str(store), "--port", str(self.port), *extra],
+                                         stdout=log, stderr=subprocess.STDOUT, text=True)
+        import httpx
+
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()}")
+            try:
+                if httpx.get(self.url + "/api/runs", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("server did not start in 30 s")
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()

@@ -1,0 +1,266 @@
+"""End to end in Debian's headless Chromium (Selenium + chromedriver) against `interpeval serve` on loopback.
+
+Screenshots go to ``out/test-artifacts/`` (gitignored). The tests are skipped, saying why, only where the
+``chromium`` / ``chromium-driver`` packages are not installed (``.ci/run`` installs them).
+"""
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "out" / "test-artifacts"
+CHROMIUM, CHROMEDRIVER = shutil.which("chromium") or "/usr/bin/chromium", shutil.which("chromedriver") or \
+    "/usr/bin/chromedriver"
+TOKENS = ["The", "capital", "of", "[MASK]", "is", "Paris", "."]
+
+pytestmark = pytest.mark.skipif(
+    not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()),
+    reason="Debian's chromium and chromium-driver are not installed (apt-get install chromium chromium-driver; "
+           ".ci/run does this on CI)")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+
+    downloads = tmp_path_factory.mktemp("downloads")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", "--window-size=1280,1400",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        options.add_argument(flag)
+    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
+                                              "download.prompt_for_download": False})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.implicitly_wait(5)
+    driver.downloads = downloads
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def site(seeded, server_class):
+    path, ids = seeded
+    with server_class(path) as server:
+        yield server, path, ids
+
+
+def shot(driver, name):
+    path = ARTIFACTS / f"{name}.png"
+    driver.save_screenshot(str(path))
+    return path
+
+
+def log_in(driver, site, token):
+    driver.delete_all_cookies()
+    driver.get(site.url + "/login")
+    driver.find_element("id", "token").send_keys(token)
+    driver.find_element("css selector", "form button[type=submit]").click()
+    wait_for(lambda: "/studies" in driver.current_url)
+
+
+def wait_for(condition, timeout=10):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError("condition not met in time")
+
+
+def rationale_study(path, name):
+    from interpeval.store.studies import Studies
+
+    with Studies(path) as studies:
+        n = len(studies.users())
+        admin, admin_t = studies.add_user(f"{name}-admin-{n}", "admin")
+        ann, ann_t = studies.add_user(f"{name}-annotator-{n}", "annotator")
+        chk, chk_t = studies.add_user(f"{name}-checker-{n}", "checker")
+        study = studies.create_study(name, "plm-rationale", [{"key": "capital", "payload": {
+            "sent_id": 7, "sent_token": TOKENS, "answers": "France", "sample_type": "ori", "token_joiner": " "}}],
+            created_by=admin.id)
+        studies.add_member(study.id, chk.id, "checker")
+        (assignment,) = studies.assign(study.id, ann.id)
+    return {"study": study.id, "assignment": assignment.id, "admin": admin_t, "annotator": ann_t,
+            "checker": chk_t, "ids": (admin.id, ann.id, chk.id)}
+
+
+def test_open_a_run_and_see_its_heatmap(browser, site):
+    server, _, ids = site
+    browser.get(server.url + "/runs?benchmark=attribute")
+    browser.find_element("link text", str(ids["saliency"])).click()
+    tokens = browser.find_elements("css selector", ".heatmap .tok")
+    assert len(tokens) > 5
+    colours = {t.value_of_css_property("background-color") for t in tokens}
+    assert any(c.startswith("rgba(0, 150, 60") for c in colours)  # positive scores are green
+    assert browser.find_element("css selector", ".legend").is_displayed()
+    shot(browser, "run-heatmap")
+    # the hostile dataset text is shown as text and never runs
+    browser.get(f"{server.url}/runs/{ids['saliency']}/instances/line-4")
+    assert "<script>document.title" in browser.find_element("css selector", ".input-text").text
+    assert browser.title != "pwned"
+    shot(browser, "instance-side-by-side")
+
+
+def test_filter_the_probing_dashboard(browser, site):
+    from selenium.webdriver.support.ui import Select
+
+    server, _, _ = site
+    browser.get(server.url + "/probing")
+    status = browser.find_element("id", "probing-status")
+    wait_for(lambda: status.get_attribute("data-count") == "12")
+    assert browser.execute_script("return document.getElementById('plot-lang-cat').data[0].y") == ["en", "ru"] or \
+        sorted(browser.execute_script("return document.getElementById('plot-lang-cat').data[0].y")) == ["en", "ru"]
+    Select(browser.find_element("id", "filter-language")).select_by_value("ru")
+    wait_for(lambda: status.get_attribute("data-count") == "6")
+    assert browser.execute_script("return document.getElementById('plot-lang-cat').data[0].y") == ["ru"]
+    Select(browser.find_element("id", "filter-category")).select_by_value("Tense")
+    wait_for(lambda: status.get_attribute("data-count") == "3")
+    curves = browser.execute_script("return document.getElementById('plot-curves').data"
+                                    ".map(function (t) { return [t.name, t.y]; })")
+    accuracy = [y for name, y in curves if name.startswith("ru_ewt_no_sorting_Tense")][0]
+    assert accuracy == pytest.approx([0.5, 0.6, 0.7])  # 0.5 + 0.1·layer − 0.1 for Tense, as seeded
+    assert any(name.startswith("control") for name, _ in curves)
+    shot(browser, "probing-filtered")
+
+
+def test_an_annotator_completes_an_item_by_clicks(browser, site):
+    from interpeval.store.studies import Studies
+
+    server, path, _ = site
+    s = rationale_study(path, "annotate")
+    log_in(browser, server, s["annotator"])
+    browser.find_element("link text", "annotate").click()
+    browser.find_element("link text", "capital").click()
+    buttons = browser.find_elements("css selector", "#rationale-tokens button.tokbtn")
+    assert [b.text for b in buttons] == TOKENS and not buttons[3].is_enabled()  # [MASK] cannot be picked
+    for index in (1, 5, 4, 1, 1):  # capital, Paris, is, capital off, capital on again
+        buttons[index].click()
+    assert [b.get_attribute("aria-pressed") for b in buttons].count("true") == 3
+    shot(browser, "annotator-item")
+    browser.find_element("id", "submit").click()
+    wait_for(lambda: f"/studies/{s['study']}" in browser.current_url)
+    assert "locked" in browser.find_element("id", "my-assignments").text
+    with Studies(path) as studies:
+        assignment = studies.assignment(s["assignment"], s["ids"][1])
+    assert assignment.final and assignment.answer == {"rationale": [1, 4, 5]}
+
+
+def test_a_checker_sends_a_rationale_back(browser, site):
+    from interpeval.store.studies import Studies
+
+    server, path, _ = site
+    s = rationale_study(path, "check")
+    with Studies(path) as studies:
+        studies.save(s["ids"][1], s["assignment"], {"rationale": [0, 1, 2, 4, 5, 6]})
+    log_in(browser, server, s["checker"])
+    browser.get(f"{server.url}/studies/{s['study']}")
+    browser.find_element("link text", "capital").click()
+    highlighted = [e.text for e in browser.find_elements("css selector", ".tokens.readonly .tokbtn.on")]
+    assert highlighted == ["The", "capital", "of", "is", "Paris", "."]
+    browser.find_element("css selector", "input[name=sufficiency][value='3']").click()
+    browser.find_element("css selector", "input[name=compactness][value='2']").click()  # too much highlighted
+    shot(browser, "checker-sends-back")
+    browser.find_element("id", "submit").click()
+    wait_for(lambda: f"/studies/{s['study']}" in browser.current_url)
+    with Studies(path) as studies:
+        (item,) = studies.items(s["study"])
+        assert (item.state, item.round) == ("annotating", 2)
+        assert studies.rounds(item.id)[0]["means"] == {"sufficiency": 3.0, "compactness": 2.0}
+        (again,) = studies.assignments(s["ids"][1], s["study"], state="pending")
+    # the annotator finds the item back, with the previous selection to correct
+    log_in(browser, server, s["annotator"])
+    browser.get(f"{server.url}/a/{again.id}")
+    assert "round 1 returned" in browser.page_source
+    assert len(browser.find_elements("css selector", "#rationale-tokens .tokbtn.on")) == 6
+
+
+def test_the_admin_invites_and_exports(browser, site):
+    from interpeval.store.studies import Studies
+
+    server, path, _ = site
+    s = rationale_study(path, "export")
+    with Studies(path) as studies:
+        studies.save(s["ids"][1], s["assignment"], {"rationale": [1, 5]})
+        (check,) = studies.assignments(s["ids"][2], s["study"])
+        studies.save(s["ids"][2], check.id, {"sufficiency": 3, "compactness": 4})
+    log_in(browser, server, s["admin"])
+    browser.get(f"{server.url}/studies/{s['study']}")
+    assert "accepted" in browser.find_element("id", "items").text
+    shot(browser, "admin-study")
+    browser.find_element("id", "invite").click()
+    link = browser.find_element("id", "invite-link").get_attribute("value")
+    assert link.startswith(server.url + "/invite/")
+    browser.get(f"{server.url}/studies/{s['study']}")
+    browser.find_element("id", "export-gold").click()
+    target = browser.downloads / f"study-{s['study']}-gold.jsonl"
+    wait_for(target.exists)
+    (record,) = [json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()]
+    assert record["sent_id"] == 7 and record["answers"] == "France"
+    assert record["rationale_ids"] == [[[1, 5]]] and record["rationale_tokens"] == [[["capital", "Paris"]]]
+    assert record["rationale"] == "capital Paris"
+
+
+def test_an_iqs_item_is_answered_by_clicking_words(browser, site):
+    from interpeval.store.studies import Studies
+
+    server, path, _ = site
+    words = ["a", "gripping", ",", "funny", "film", "with", "a", "dull", "ending", "."]
+    marks = ["", "green", "", "green", "", "", "", "red", "", ""]
+    questions = [{"id": "label", "text": "What did the model predict?", "type": "choice",
+                  "options": ["negative", "positive"]},
+                 {"id": "remove_red", "text": "Which RED words should not be red?", "type": "words", "among": "red"},
+                 {"id": "add_green", "text": "Which words that are not green should be green?", "type": "words",
+                  "among": "not-green"}]
+    with Studies(path) as studies:
+        n = len(studies.users())
+        admin, _ = studies.add_user(f"iqs-admin-{n}", "admin")
+        ann, token = studies.add_user(f"iqs-annotator-{n}", "annotator")
+        study = studies.create_study("iqs", "iqs", [{"key": "s1|ig", "payload": {
+            "text": " ".join(words), "words": words, "marks": marks, "questions": questions,
+            "legend": {"green": "pushes the prediction towards positive", "red": "towards negative"}}}],
+            created_by=admin.id)
+        (assignment,) = studies.assign(study.id, ann.id)
+    log_in(browser, server, token)
+    browser.get(f"{server.url}/a/{assignment.id}")
+    shown = browser.find_elements("css selector", "#iqs-text .iqs")
+    assert [e.get_attribute("class") for e in shown][:4] == ["iqs ", "iqs green", "iqs ", "iqs green"]
+    assert "pushes the prediction towards positive" in browser.find_element("css selector", ".legend").text
+    browser.find_element("css selector", "input[name=q-label][value=positive]").click()
+    red_only = browser.find_elements("css selector", "[data-question=remove_red] button.tokbtn")
+    assert [b.is_enabled() for b in red_only] == [m == "red" for m in marks]
+    red_only[7].click()
+    not_green = browser.find_elements("css selector", "[data-question=add_green] button.tokbtn")
+    not_green[4].click()
+    not_green[8].click()
+    shot(browser, "iqs-item")
+    browser.find_element("id", "save").click()  # progress is kept before the final submission
+    wait_for(lambda: "saved=1" in browser.current_url)
+    with Studies(path) as studies:
+        draft = studies.assignment(assignment.id, ann.id)
+    assert not draft.final and draft.answer["answers"]["remove_red"] == [7]
+    browser.find_element("id", "submit").click()
+    wait_for(lambda: f"/studies/{study.id}" in browser.current_url)
+    with Studies(path) as studies:
+        done = studies.assignment(assignment.id, ann.id)
+    assert done.final and done.answer == {"answers": {"label": "positive", "remove_red": [7], "add_green": [4, 8]}}
+
+
+def test_report_first_page(browser, seeded, tmp_path):
+    from interpeval.report.static import write_static_report
+
+    path, _ = seeded
+    report = write_static_report(path, tmp_path / "report.html", title="interpeval test report")
+    browser.get(report.as_uri())
+    status = browser.find_element("id", "probing-status")
+    wait_for(lambda: status.get_attribute("data-count") == "12")  # the dashboard runs in the file, offline
+    rows = browser.find_elements("css selector", "#board-quackie tbody tr")
+    assert len(rows) == 1
+    shot(browser, "report-first-page")

@@ -1,0 +1,162 @@
+"""The study framework without HTTP: roles, one-time invites, ownership, review rounds and the gold export."""
+
+import pytest
+
+from interpeval.store.studies import Studies
+
+TOKENS = ["迈", "向", "充", "满", "希", "望", "的", "[MASK]", "世", "纪"]
+
+
+def _rationale_study(studies, admin, n_items=1):
+    items = [{"key": str(i), "payload": {"sent_id": i, "sent_token": TOKENS, "answers": "新", "sample_type": "ori"}}
+             for i in range(n_items)]
+    return studies.create_study("gold", "plm-rationale", items, created_by=admin.id)
+
+
+def test_tokens_are_hashed_and_checked(tmp_path):
+    with Studies(tmp_path / "s.sqlite") as studies:
+        admin, token = studies.add_user("ada", "admin")
+        assert studies.user_by_token(token) == admin
+        assert studies.user_by_token(token + "x") is None
+        assert studies.user_by_token(f"{admin.id}.wrong") is None
+        assert studies.user_by_token("") is None and studies.user_by_token("garbage") is None
+        stored = studies._rows("SELECT token_hash FROM study_users")[0][0]
+        assert token.split(".", 1)[1] not in stored
+        fresh = studies.new_token(admin.id)
+        assert studies.user_by_token(token) is None and studies.user_by_token(fresh) == admin
+        with pytest.raises(ValueError, match="role"):
+            studies.add_user("x", "root")
+
+
+def test_invites_are_one_time_and_admin_only(tmp_path):
+    with Studies(tmp_path / "s.sqlite") as studies:
+        admin, _ = studies.add_user("ada", "admin")
+        annotator, _ = studies.add_user("bo", "annotator")
+        with pytest.raises(PermissionError):
+            studies.invite("annotator", created_by=annotator.id)
+        code = studies.invite("checker", created_by=admin.id)
+        assert studies.invite_role(code) == "checker"
+        user, token = studies.accept_invite(code, "cy")
+        assert user.role == "checker" and studies.user_by_token(token) == user
+        assert studies.invite_role(code) is None
+        with pytest.raises(PermissionError, match="used"):
+            studies.accept_invite(code, "dee")
+
+
+def test_only_own_assignments_can_be_seen_and_changed(tmp_path):
+    with Studies(tmp_path / "s.sqlite") as studies:
+        admin, _ = studies.add_user("ada", "admin")
+        a, _ = studies.add_user("bo", "annotator")
+        b, _ = studies.add_user("cy", "annotator")
+        study = studies.create_study("g", "generic", [{"key": "k", "payload": {"text": "t"}}], created_by=admin.id)
+        (mine,) = studies.assign(study.id, a.id)
+        with pytest.raises(PermissionError):
+            studies.save(b.id, mine.id, {"x": 1})
+        with pytest.raises(PermissionError):
+            studies.assignment(mine.id, b.id)
+        assert studies.assignments(b.id) == []
+        studies.save(a.id, mine.id, {"x": 1}, final=False)
+        assert studies.assignment(mine.id, a.id).state == "pending"
+        done = studies.save(a.id, mine.id, {"x": 2})
+        assert done.answer == {"x": 2} and done.final and done.state == "done"
+        assert studies.items(study.id)[0].state == "done"
+        assert studies.export_gold(study.id) == [{"key": "k", "payload": {"text": "t"}, "answers": [{"x": 2}]}]
+
+
+def test_rationale_rounds_return_then_accept_and_export_gold(tmp_path):
+    with Studies(tmp_path / "s.sqlite") as studies:
+        admin, _ = studies.add_user("ada", "admin")
+        ann, _ = studies.add_user("bo", "annotator")
+        chk, _ = studies.add_user("cy", "checker")
+        study = _rationale_study(studies, admin)
+        studies.add_member(study.id, chk.id, "checker")
+        (first,) = studies.assign(study.id, ann.id)
+        with pytest.raises(ValueError, match="masked"):
+            studies.save(ann.id, first.id, {"rationale": [7]})
+        with pytest.raises(ValueError, match="outside"):
+            studies.save(ann.id, first.id, {"rationale": [10]})
+        studies.save(ann.id, first.id, {"rationale": [0, 1, 8]})
+        with pytest.raises(PermissionError, match="locked"):
+            studies.save(ann.id, first.id, {"rationale": [0]})
+        (check,) = studies.assignments(chk.id, study.id, state="pending")
+        with pytest.raises(ValueError, match="compactness"):
+            studies.save(chk.id, check.id, {"sufficiency": 3, "compactness": 5})
+        # sufficiency 3 passes, compactness 3 < 3.6 fails: back to the annotator with the last answer as a draft
+        studies.save(chk.id, check.id, {"sufficiency": 3, "compactness": 3})
+        item = studies.items(study.id)[0]
+        assert (item.state, item.round) == ("annotating", 2)
+        assert studies.rounds(item.id)[0]["outcome"] == "returned"
+        (second,) = studies.assignments(ann.id, study.id, state="pending")
+        assert second.round == 2 and second.answer == {"rationale": [0, 1, 8]} and not second.final
+        studies.save(ann.id, second.id, {"rationale": [9, 8, 1, 0]})
+        (check2,) = studies.assignments(chk.id, study.id, state="pending")
+        studies.save(chk.id, check2.id, {"sufficiency": 3, "compactness": 4})
+        assert studies.items(study.id)[0].state == "accepted"
+        (gold,) = studies.export_gold(study.id)
+        assert gold["sent_id"] == 0 and gold["answers"] == "新"
+        assert gold["rationale_ids"] == [[[0, 1, 8, 9]]]
+        assert gold["rationale_tokens"] == [[["迈", "向", "世", "纪"]]] and gold["rationale"] == "迈向世纪"
+
+
+def test_three_failed_rounds_drop_the_item(tmp_path):
+    with Studies(tmp_path / "s.sqlite") as studies:
+        admin, _ = studies.add_user("ada", "admin")
+        ann, _ = studies.add_user("bo", "annotator")
+        chk, _ = studies.add_user("cy", "checker")
+        study = _rationale_study(studies, admin)
+        studies.assign(study.id, ann.id)
+        studies.save(ann.id, studies.assignments(ann.id)[0].id, {"rationale": [0]})
+        assert studies.assignments(chk.id) == []  # no checker yet: the item waits
+        studies.add_member(study.id, chk.id, "checker")
+        for rnd in (1, 2, 3):
+            (check,) = studies.assignments(chk.id, study.id, state="pending")
+            assert check.round == rnd
+            studies.save(chk.id, check.id, {"sufficiency": 2, "compactness": 4})
+            pending = studies.assignments(ann.id, study.id, state="pending")
+            if rnd < 3:
+                studies.save(ann.id, pending[0].id, {"rationale": [0, 1]})
+            else:
+                assert pending == []
+        assert studies.items(study.id)[0].state == "dropped"
+        assert [r["outcome"] for r in studies.rounds(studies.items(study.id)[0].id)] == ["returned"] * 2 + ["dropped"]
+        assert studies.export_gold(study.id) == []
+        assert studies.export(study.id)[0]["state"] == "dropped"
+
+
+def test_two_checkers_average(tmp_path):
+    with Studies(tmp_path / "s.sqlite") as studies:
+        admin, _ = studies.add_user("ada", "admin")
+        ann, _ = studies.add_user("bo", "annotator")
+        c1, _ = studies.add_user("c1", "checker")
+        c2, _ = studies.add_user("c2", "checker")
+        study = studies.create_study("two", "plm-rationale", [{"key": "a", "payload": {"sent_token": TOKENS}}],
+                                     config={"review": {"scores": {"sufficiency": [1, 3], "compactness": [1, 4]},
+                                                        "pass_mean": {"sufficiency": 3, "compactness": 3.5},
+                                                        "max_rounds": 3, "checks_per_round": 2}},
+                                     created_by=admin.id)
+        studies.add_member(study.id, c1.id, "checker")
+        studies.add_member(study.id, c2.id, "checker")
+        (a,) = studies.assign(study.id, ann.id)
+        studies.save(ann.id, a.id, {"rationale": [0]})
+        (x,) = studies.assignments(c1.id, study.id)
+        (y,) = studies.assignments(c2.id, study.id)
+        studies.save(c1.id, x.id, {"sufficiency": 3, "compactness": 4})
+        assert studies.items(study.id)[0].state == "checking"
+        studies.save(c2.id, y.id, {"sufficiency": 3, "compactness": 3})  # mean compactness 3.5 reaches 3.5
+        assert studies.items(study.id)[0].state == "accepted"
+
+
+def test_iqs_answers_are_validated_against_the_marks(tmp_path):
+    payload = {"text": "good bad movie", "words": ["good", "bad", "movie"], "marks": ["green", "red", ""],
+               "questions": [{"id": "label", "text": "?", "type": "choice", "options": ["positive", "negative"]},
+                             {"id": "red_not_red", "text": "?", "type": "words", "among": "red"}]}
+    with Studies(tmp_path / "s.sqlite") as studies:
+        admin, _ = studies.add_user("ada", "admin")
+        ann, _ = studies.add_user("bo", "annotator")
+        study = studies.create_study("iqs", "iqs", [{"key": "1", "payload": payload}], created_by=admin.id)
+        (a,) = studies.assign(study.id, ann.id)
+        with pytest.raises(ValueError, match="not red"):
+            studies.save(ann.id, a.id, {"answers": {"label": "positive", "red_not_red": [0]}})
+        with pytest.raises(ValueError, match="pick one"):
+            studies.save(ann.id, a.id, {"answers": {"label": "meh", "red_not_red": []}})
+        assert studies.save(ann.id, a.id, {"answers": {"label": "positive", "red_not_red": [1]}}).final
