@@ -33,3 +33,11 @@ class OptionError(InterpevalError, ValueError):
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:
         return type(self), (self.option, self.problem)
+
+
+class UnknownName(OptionError, KeyError):
+    """An option names nothing registered (an explainer, a metric): an OptionError, and a KeyError as the registry
+    lookup it replaces."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])

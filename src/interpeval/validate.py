@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from interpeval.errors import DataError, InterpevalError, OptionError
+from interpeval.errors import DataError, InterpevalError, OptionError, UnknownName
 
 if TYPE_CHECKING:
     from interpeval.explain.base import Explainer
@@ -179,8 +179,8 @@ def as_option_error(option: str) -> Iterator[None]:
     except InterpevalError:
         raise
     except (ValueError, KeyError) as err:
-        message = err.args[0] if err.args else repr(err)
-        raise OptionError(option, str(message)) from None
+        message = str(err.args[0] if err.args else repr(err))
+        raise (UnknownName if isinstance(err, KeyError) else OptionError)(option, message) from None
 
 
 # ------------------------------------------------------------------------------------------------ explainers
@@ -194,11 +194,13 @@ def _counts_something(name: str) -> bool:
     return name.startswith(("n_", "num_")) or name.endswith("batch_size")
 
 
-def explainer_params(method: str, params: dict[str, Any], option: str) -> dict[str, Any]:
-    """Check ``params`` against explainer ``method``'s constructor: known names, value types, ranges, choices."""
+def explainer_params(method: str, params: dict[str, Any], option: str, method_option: str | None = None
+                     ) -> dict[str, Any]:
+    """Check ``params`` against explainer ``method``'s constructor: known names, value types, ranges, choices.
+    An unknown ``method`` is reported under ``method_option`` (default: ``option``, for ``NAME:key=value`` specs)."""
     from interpeval import explain
 
-    with as_option_error(option):
+    with as_option_error(method_option or option):
         cls = explain.get(method)
     signature = inspect.signature(cls.__init__)
     known = {name: p for name, p in signature.parameters.items() if name != "self"}
@@ -231,9 +233,10 @@ def explainer_params(method: str, params: dict[str, Any], option: str) -> dict[s
     return params
 
 
-def make_explainer(method: str, params: dict[str, Any], option: str = "--param") -> Explainer:
+def make_explainer(method: str, params: dict[str, Any], option: str = "--param", method_option: str = "--method"
+                   ) -> Explainer:
     """A checked explainer instance (see :func:`explainer_params`)."""
     from interpeval import explain
 
-    explainer_params(method, params, option)
+    explainer_params(method, params, option, method_option)
     return explain.get(method)(**params)

@@ -129,6 +129,7 @@ CASES = [
     _convert_case("id-out-of-sequence", _set(6, "ID", "9"), "out of sequence"),
     _convert_case("broken-feats", _set(2, "FEATS", "Animacy"), "FEATS"),
     _convert_case("feats-without-value", _set(2, "FEATS", "Case=|Number=Sing"), "FEATS"),
+    _convert_case("feats-key-twice", _set(2, "FEATS", "Case=Acc|Case=Nom"), "Case is given twice"),
     _convert_case("no-root-cycle", _cycle, "root"),
     _convert_case("bad-range", _replace_line(8, "5-3\tx\t_\t_\t_\t_\t_\t_\t_\t_\n"), "range"),
     _convert_case("official-no-text", _no_text, "# text", extra=("--official",)),

@@ -116,3 +116,18 @@ def test_cli_prints_the_table_and_resumes(tmp_path):
     assert json.loads((tmp_path / "out" / "aggregate.json").read_text())["provenance"]["model"]
     again = CliRunner().invoke(app, args)
     assert "0 evaluated now" in again.output
+
+
+def test_partner_inputs_feed_the_consistency_metrics(model, tmp_path):
+    from interpeval import explain
+
+    text, partner = TEXTS[1], "bleak and desperate"
+    with Store(tmp_path / "s.sqlite") as store:
+        result = evaluate(model, [Input("a", text, partner=partner)], ["gradient"], ["pcc_aligned"], store=store)
+        (out,) = store.instances(result.run_id)
+    target = Target(*out["target"])
+    ori, dis = explain.get("gradient")().explain(model, [text, partner], target)
+    ids = [model.tokenizer.convert_tokens_to_ids(a.tokens[1:-1]) for a in (ori, dis)]
+    expected = metrics.get("pcc_aligned")([str(i) for i in ids[0]], ori.scores[1:-1],
+                                          [str(i) for i in ids[1]], dis.scores[1:-1])
+    assert result.per_input[0]["value"] == pytest.approx(expected, abs=1e-9)

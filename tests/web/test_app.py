@@ -225,3 +225,18 @@ def test_request_size_is_limited(client, people):
     huge = {"answer": {"rationale": [0], "pad": "x" * (70 * 1024)}}
     response = client.post(f"/api/assignments/{people['assignment']}", headers=bearer(people["a"]), json=huge)
     assert response.status_code == 413
+
+
+def test_serve_add_user_prints_a_working_token_once(tmp_path):
+    from typer.testing import CliRunner
+
+    from interpeval.cli import app
+
+    store = tmp_path / "s.sqlite"
+    result = CliRunner().invoke(app, ["serve", "--store", str(store), "--add-user", "ada"])
+    assert result.exit_code == 0, result.output
+    token = result.output.split("token (shown once): ")[1].strip()
+    with Studies(store) as studies:
+        assert studies.user_by_token(token).role == "admin"
+    again = CliRunner().invoke(app, ["serve", "--store", str(store), "--add-user", "ada"])
+    assert again.exit_code != 0 and "already exists" in str(again.exception)

@@ -84,7 +84,7 @@ def rationale_study(path, name):
         ann, ann_t = studies.add_user(f"{name}-annotator-{n}", "annotator")
         chk, chk_t = studies.add_user(f"{name}-checker-{n}", "checker")
         study = studies.create_study(name, "plm-rationale", [{"key": "capital", "payload": {
-            "sent_id": 7, "sent_token": TOKENS, "answers": "France", "sample_type": "ori", "token_joiner": " "}}],
+            "sent_id": 7, "sent_token": TOKENS, "answers": "France", "sample_type": "ori", "rel_ids": []}}],
             created_by=admin.id)
         studies.add_member(study.id, chk.id, "checker")
         (assignment,) = studies.assign(study.id, ann.id)
@@ -264,3 +264,9 @@ def test_report_first_page(browser, seeded, tmp_path):
     rows = browser.find_elements("css selector", "#board-quackie tbody tr")
     assert len(rows) == 1
     shot(browser, "report-first-page")
+    header = [h for h in browser.find_elements("css selector", "#board-probing th") if h.text == "accuracy"][0]
+    first = lambda: browser.find_element("css selector", "#board-probing tbody tr").text  # noqa: E731
+    header.click()
+    assert first().startswith("tiny-encoder en Number") and "0.850" in first()
+    header.click()
+    assert first().startswith("tiny-encoder ru Tense") and "0.700" in first()

@@ -96,6 +96,34 @@ def test_rationale_rounds_return_then_accept_and_export_gold(tmp_path):
         assert gold["sent_id"] == 0 and gold["answers"] == "新"
         assert gold["rationale_ids"] == [[[0, 1, 8, 9]]]
         assert gold["rationale_tokens"] == [[["迈", "向", "世", "纪"]]] and gold["rationale"] == "迈向世纪"
+        assert gold["interpeval"] == {"label": "gold", "annotation": {"round": 2, "annotators": 1}}
+
+
+def test_gold_export_is_read_by_the_masked_lm_benchmark(tmp_path):
+    import json
+
+    from interpeval.benchmarks.plm.records import read_golden
+
+    with Studies(tmp_path / "s.sqlite") as studies:
+        admin, _ = studies.add_user("ada", "admin")
+        ann, _ = studies.add_user("bo", "annotator")
+        chk, _ = studies.add_user("cy", "checker")
+        words = ["The", "capital", "of", "[MASK]", "is", "Paris", "."]
+        payload = {"sent_id": 3, "sent_text": "The capital of [MASK] is Paris .", "sent_token": words,
+                   "answers": "France", "sample_type": "ori", "rel_ids": [],
+                   "interpeval": {"lang": "en", "label": "silver", "dimension": "knowledge"}}
+        study = studies.create_study("gold", "plm-rationale", [{"key": "3", "payload": payload}], created_by=admin.id)
+        studies.add_member(study.id, chk.id, "checker")
+        (a,) = studies.assign(study.id, ann.id)
+        studies.save(ann.id, a.id, {"rationale": [5, 1]})
+        (c,) = studies.assignments(chk.id)
+        studies.save(chk.id, c.id, {"sufficiency": 3, "compactness": 4})
+        path = tmp_path / "gold.jsonl"
+        path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in studies.export_gold(study.id)))
+    (record,) = read_golden(path)
+    assert record.sent_id == 3 and record.rationale_ids == [[1, 5]] and record.label == "gold"
+    assert record.meta["dimension"] == "knowledge"
+    assert json.loads(path.read_text())["rationale"] == "capital Paris"
 
 
 def test_three_failed_rounds_drop_the_item(tmp_path):

@@ -25,13 +25,14 @@ def parse_options(items: list[str]) -> dict[str, dict[str, object]]:
 def evaluate(
     texts: list[str] = typer.Argument(None, help="Texts to explain (or use --file)."),
     file: Path = typer.Option(None, "--file", help=".txt (one input per line), .tsv (text/sentence column, optional "
-                                                   "id, rationale) or .jsonl ({text, id?, rationale?}); a rationale "
-                                                   "is 0/1 per whitespace word."),
+                                                   "id, rationale, partner) or .jsonl ({text, id?, rationale?, "
+                                                   "partner?}); a rationale is 0/1 per whitespace word, a partner "
+                                                   "a perturbed text (consistency metrics)."),
     model: str = typer.Option("minilm-sst2", "--model", help="Zoo name, local model directory or hub id."),
     explainer: list[str] = typer.Option(["gradient", "integrated_gradients:n_steps=50"], "--explainer",
                                         help="NAME[:key=value,...] (repeatable)."),
     metric: list[str] = typer.Option(["ferret"], "--metric", help="Metric name or preset: ferret, faithfulness, "
-                                                                  "plausibility (repeatable)."),
+                                                                  "plausibility, all (repeatable)."),
     option: list[str] = typer.Option([], "--option", help="Metric option METRIC:key=value, e.g. "
                                                           "ferret_token_f1:official=false (repeatable)."),
     target: str = typer.Option(None, "--target", help="Target NAME or NAME:INDEX (default: the predicted class)."),

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from interpeval.errors import OptionError
+
 app = typer.Typer(help="IQS, the Interpretation Quality Score: human studies of explanations on SST-2, STS-B, QNLI.",
                   no_args_is_help=True)
 study_app = typer.Typer(help="IQS annotation studies in the results store.", no_args_is_help=True)
@@ -20,9 +22,10 @@ def _methods(spec: str, perturbations: int | None) -> dict:
     chosen = list(PAPER_METHODS) if spec == "paper" else [m.strip() for m in spec.split(",") if m.strip()]
     unknown = [m for m in chosen if m not in PAPER_METHODS]
     if unknown:
-        raise ValueError(f"unknown IQS method(s) {', '.join(unknown)}; the paper's: {', '.join(PAPER_METHODS)}")
+        raise OptionError("--methods", f"unknown IQS method(s) {', '.join(unknown)}; the paper's: "
+                                       f"{', '.join(PAPER_METHODS)}")
     if perturbations is not None and perturbations < 1:
-        raise ValueError(f"--perturbations must be >= 1, got {perturbations}")
+        raise OptionError("--perturbations", f"must be >= 1, got {perturbations}")
     return {m: {**PAPER_METHODS[m], **({"n_samples": perturbations} if perturbations and "n_samples" in
                                         PAPER_METHODS[m] else {})} for m in chosen}
 
@@ -51,21 +54,29 @@ def create(
         store: Path = _STORE,
 ) -> None:
     """Draw the protocol's samples, explain them with the six methods and put the study in the store."""
+    from interpeval import validate
     from interpeval.benchmarks.iqs.marking import Marking
     from interpeval.benchmarks.iqs.score import Item, simplicity_by_method
     from interpeval.benchmarks.iqs.study import build_study, create
     from interpeval.store.studies import Studies
 
+    validate.device(device)
+    validate.at_least(per_class, 1, "--per-class")
+    validate.at_least(batch_size, 1, "--batch-size")
+    validate.store(store)
+    if data is not None:
+        validate.input_file(data)
+    chosen_methods = _methods(methods, perturbations)
     marking = Marking(threshold, top_k, sign)
     with Studies(store) as studies:
         users = {u.name: u for u in studies.users()}
         missing = [a for a in annotator if a not in users]
         if missing:  # checked before the explainers run
-            raise ValueError(f"no user(s) {', '.join(missing)} in {studies.path}; add them first "
-                             "(`interpeval serve --add-admin`, invites)")
+            raise OptionError("--annotator", f"no user(s) {', '.join(missing)} in {studies.path}; add them first "
+                                             "(`interpeval serve --add-user NAME --role annotator`)")
         # every explanation is recorded in the same store as soon as it is made: a killed creation resumes
         items, config = build_study(task, model, data=str(data) if data else None, per_class=per_class, seed=seed,
-                                    methods=_methods(methods, perturbations), marking=marking, device=device,
+                                    methods=chosen_methods, marking=marking, device=device,
                                     batch_size=batch_size, store=studies.path)
         study_id = create(studies, name or f"IQS {task} {model}", items, config)
         for a in annotator:
@@ -102,13 +113,15 @@ def assign(study: int = typer.Argument(..., help="Study id."),
            annotator: list[str] = typer.Option(..., help="User to assign every item to (repeatable)."),
            store: Path = _STORE) -> None:
     """Give annotators every item of a study (the paper: three annotators per item)."""
+    from interpeval.benchmarks.iqs.study import iqs_config
     from interpeval.store.studies import Studies
 
     with Studies(store) as studies:
+        iqs_config(studies, study)  # an IQS study that exists
         users = {u.name: u for u in studies.users()}
         for a in annotator:
             if a not in users:
-                raise ValueError(f"no user {a!r} in {studies.path}")
+                raise OptionError("--annotator", f"no user {a!r} in {studies.path}")
             print(f"{a}: {len(studies.assign(study, users[a].id))} items")
 
 
@@ -125,11 +138,17 @@ def score(
 ) -> None:
     """Plausibility, simplicity, reproducibility, IQS (Table 1), its mean/std over 66 weights (Table 2),
     ranking, agreement, cost and Figure 5. Human answers only, unless --simulated-annotator."""
+    from interpeval import validate
     from interpeval.benchmarks.iqs.explanations import METHOD_TITLES
     from interpeval.benchmarks.iqs.study import score_studies, simulate
     from interpeval.benchmarks.iqs.tables import SIMULATED_BANNER, table1, write_outputs
     from interpeval.store.studies import Studies
 
+    validate.at_least(annotators, 1, "--annotators")
+    if not 0 <= noise <= 1:
+        raise OptionError("--noise", f"must be in [0, 1], got {noise}")
+    validate.output_dir(out, "--out")
+    validate.store(store, must_exist=True)
     simulated = simulated_annotator is not None
     with Studies(store) as studies:
         if simulated:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from interpeval.errors import OptionError
+
 app = typer.Typer(help="Pretrained-LM rationale benchmark (masked-word prediction + rationales, en/zh).",
                   no_args_is_help=True)
 
@@ -20,8 +22,8 @@ def _data_dir(given: Path | None) -> Path:
     for folder in [Path.cwd(), *Path.cwd().parents]:
         if (folder / "shared" / "data").is_dir():
             return folder / "shared" / "data"
-    raise ValueError("no source data folder: pass --data-dir (a folder laid out like shared/data) "
-                     "or set INTERPEVAL_DATA")
+    raise OptionError("--data-dir", "no source data folder: pass --data-dir (a folder laid out like shared/data) "
+                                    "or set INTERPEVAL_DATA")
 
 
 def _langs(value: str) -> tuple[str, ...]:
@@ -33,11 +35,26 @@ def _progress(tag: str, done: int, total: int) -> None:
 
 
 def _specs(explainers: str, att_direction: str, method: list[str], param: list[str]) -> dict:
+    from interpeval import validate
     from interpeval.benchmarks.plm.suite import explainer_specs
     from interpeval.cli.attribute import parse_params
 
     params = parse_params(param)
-    return explainer_specs(_langs(explainers), att_direction, [(m, params) for m in method])
+    for name in method:
+        validate.explainer_params(name, params, "--param", "--method")
+    with validate.as_option_error("--explainers/--att-direction"):
+        return explainer_specs(_langs(explainers), att_direction, [(m, params) for m in method])
+
+
+def _check_common(out: Path, device: str, store: Path | None = None, *counts: tuple[str, int | None]) -> None:
+    """Options every plm command shares, checked before any model is loaded."""
+    from interpeval import validate
+
+    validate.output_dir(out, "--out")
+    validate.device(device)
+    validate.store(store)
+    for option, value in counts:
+        validate.at_least(value, 1, option)
 
 
 @app.command("build")
@@ -56,9 +73,16 @@ def build_cmd(
         device: str = typer.Option("auto"),
 ) -> None:
     """Build the benchmark from the real sources; every rationale is silver and names its rule."""
+    from interpeval import validate
     from interpeval.benchmarks.plm.build import build, exclusion_hashes
+    from interpeval.benchmarks.plm.records import LANGS
 
+    _check_common(out, device, None, ("--per-dimension", per_dimension))
     chosen = _langs(langs)
+    for lang in chosen or ("",):
+        validate.one_of(lang, LANGS, "--langs")
+    for path in exclude_texts:
+        validate.input_file(path)
     names = {"en": model_en, "zh": model_zh}
     models = {}
     for lang in chosen:
@@ -88,19 +112,25 @@ def run_cmd(
         param: list[str] = typer.Option([], "--param", help="key=value for the --method explainers."),
         target: str = typer.Option("gold", help="Explain the gold answer's tokens ('gold') or the prediction."),
         per_dimension: int = typer.Option(None, help="Only the first N originals per dimension (+ partners)."),
+        unique_only: bool = typer.Option(False, "--unique-only", help="Only originals flagged unique (+ partners)."),
         out: Path = typer.Option(Path("plm-results"), help="Folder for tables, predict files and Figure 1."),
         store: Path = typer.Option(None, help="Results store (default: $INTERPEVAL_STORE or the user data dir)."),
         device: str = typer.Option("auto"),
 ) -> None:
     """Top-1/Top-3 and rationale metrics for each model × explainer; resumable; writes the paper's tables."""
+    from interpeval import validate
+    from interpeval.benchmarks.plm.run import TARGETS
     from interpeval.benchmarks.plm.suite import evaluate_file, write_html, write_outputs
     from interpeval.store import Store
 
+    _check_common(out, device, store, ("--per-dimension", per_dimension))
+    validate.one_of(target, TARGETS, "--target")
+    validate.input_file(golden)
     specs = _specs(explainers, att_direction, method, param)
     if not specs:
-        raise ValueError("no explainer: give --explainers ATT,IG and/or --method NAME")
+        raise OptionError("--explainers/--method", "no explainer: give --explainers ATT,IG and/or --method NAME")
     with Store(store) as db:
-        results = evaluate_file(golden, model, specs, db, target, per_dimension, device, _progress)
+        results = evaluate_file(golden, model, specs, db, target, per_dimension, device, _progress, unique_only)
         written = write_outputs(out, golden, results, db)
     report = write_html(out / "report.html", [written])
     for res in results:
@@ -113,8 +143,9 @@ def run_cmd(
 def bench_cmd(
         out: Path = typer.Option(Path("plm-bench"), help="Folder for data/, en/, zh/ and report.html."),
         data_dir: Path = typer.Option(None, help="Sources laid out like shared/data."),
-        model_en: str = typer.Option("minilm-mlm", help="English masked LM (builds Rep./uniqueness, is evaluated)."),
-        model_zh: str = typer.Option("me5-small-mlm", help="Chinese masked LM."),
+        model_en: str = typer.Option(None, help="English masked LM (builds Rep./uniqueness, is evaluated); "
+                                     "default: the zoo's English masked-LM head"),
+        model_zh: str = typer.Option(None, help="Chinese masked LM; default: the zoo's Chinese masked-LM head"),
         per_dimension: int = typer.Option(250, help="Originals per dimension and language."),
         eval_per_dimension: int = typer.Option(None, help="Evaluate only the first N originals per dimension."),
         explainers: str = typer.Option("ATT,IG"),
@@ -124,10 +155,18 @@ def bench_cmd(
         device: str = typer.Option("auto"),
 ) -> None:
     """One command: build both languages, evaluate them with ATT and IG, write tables, figures and the report."""
+    from interpeval import validate
     from interpeval.benchmarks.plm.build import exclusion_hashes
     from interpeval.benchmarks.plm.suite import run_all
 
-    paths = run_all(_data_dir(data_dir), out, {"en": model_en, "zh": model_zh}, per_dimension, eval_per_dimension,
+    _check_common(out, device, store, ("--per-dimension", per_dimension),
+                  ("--eval-per-dimension", eval_per_dimension))
+    for path in exclude_texts:
+        validate.input_file(path)
+    from interpeval.models.recipes import shipped_head
+
+    models = {lang: given or shipped_head("masked-lm", lang) for lang, given in (("en", model_en), ("zh", model_zh))}
+    paths = run_all(_data_dir(data_dir), out, models, per_dimension, eval_per_dimension,
                     _specs(explainers, att_direction, [], []), store, device, progress=_progress,
                     exclude=exclusion_hashes(exclude_texts))
     for path in paths:

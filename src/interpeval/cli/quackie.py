@@ -34,7 +34,7 @@ def run(
     = Path("quackie-results"),
     store: Annotated[Path | None, typer.Option(help="results database (default: $INTERPEVAL_STORE or user dir)")]
     = None,
-    qa_model: Annotated[str | None, typer.Option(help="model to explain as QA (default minilm-squad)")] = None,
+    qa_model: Annotated[str | None, typer.Option(help="model to explain as QA (default minilm-quackie-qa)")] = None,
     cls_model: Annotated[str | None, typer.Option(help="model to explain as Classification "
                                                        "(default minilm-quackie-cls)")] = None,
     check: Annotated[bool, typer.Option(help="ground-truth verification (paper Table 2)")] = True,
@@ -122,9 +122,9 @@ def train(
     """Train one of the two classifiers with its zoo recipe (``interpeval train recipe``), then score it on
     QUACKIE's held-out data. The recipe fixes data, split (QUACKIE's articles are never trained on) and settings."""
     from interpeval import validate
+    from interpeval.models.recipes import QUACKIE_RECIPES as recipes
     from interpeval.models.recipes import run_recipe
 
-    recipes = {"cls": "minilm-quackie-cls", "qa": "minilm-squad"}
     validate.one_of(kind, list(recipes), "KIND")
     validate.input_dir(data_root, "--data-root")
     if out is not None:

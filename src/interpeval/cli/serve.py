@@ -6,6 +6,8 @@ from pathlib import Path
 
 import typer
 
+from interpeval.errors import OptionError
+
 
 def serve(store: Path = typer.Option(None, help="SQLite store (default: $INTERPEVAL_STORE or the user data dir)."),
           host: str = typer.Option("127.0.0.1", help="Address to bind; anything but loopback exposes the app."),
@@ -15,7 +17,18 @@ def serve(store: Path = typer.Option(None, help="SQLite store (default: $INTERPE
           add_user: str = typer.Option(None, help="Create this user, print its token once, and exit (no server)."),
           role: str = typer.Option("admin", help="Role for --add-user: admin, annotator or checker.")) -> None:
     """Browse runs, leaderboards and the probing dashboard; run annotation studies."""
+    from interpeval import validate
+
+    validate.store(store)
+    if tasks is not None:
+        validate.input_dir(tasks, "--tasks")
+    if not 0 < port < 65536:
+        raise OptionError("--port", f"must be 1..65535, got {port}")
+    validate.at_least(max_body, 1, "--max-body")
     if add_user:
+        from interpeval.store.studies import ROLES
+
+        validate.one_of(role, ROLES, "--role")
         from interpeval.store.studies import Studies
 
         with Studies(store) as studies:

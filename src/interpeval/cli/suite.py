@@ -48,9 +48,9 @@ def _steps(out: Path, store: Path) -> list[tuple[str, list[str], Path | None]]:
           "--store", str(store)], None),
         ("UD → SentEval conversion of the bundled treebank samples",
          ["probing", "convert", "--out", str(out / "probing" / "tasks")], None),
-        ("Layer-wise probing with me5-small (all layers, AVG + CLS, LogReg)",
-         ["probing", "run", str(out / "probing" / "tasks"), "--model", "me5-small", "--store", str(store),
-          "--cache", str(out / "probing" / "cache")], None),
+        ("Layer-wise probing with me5-small (all layers, AVG + CLS, LogReg, shuffled-label control tasks)",
+         ["probing", "run", str(out / "probing" / "tasks"), "--model", "me5-small", "--control", "--store",
+          str(store), "--cache", str(out / "probing" / "cache")], None),
         ("Probing views: heatmaps, language matrix, layer curves, clusters",
          ["probing", "report", "--out", str(out / "probing" / "report"), "--store", str(store)], None),
         ("Integrated gradients on the trained SST-2 classifier, 20 real sentences",
@@ -64,8 +64,11 @@ def suite(out: Path = typer.Option(Path("out/suite"), help="Folder for every rep
           store: Path = typer.Option(None, help="SQLite store (default: OUT/results.sqlite).")) -> None:
     """Run every benchmark on the bundled data; write OUT/index.html: the summary, leaderboards, probing dashboard
     and example instances (self-contained), linking every benchmark's own pages."""
+    from interpeval import validate
     from interpeval.cli import app
 
+    validate.output_dir(out, "--out")
+    validate.store(store or out / "results.sqlite", "--store" if store else "--out")
     console = Console()
     out.mkdir(parents=True, exist_ok=True)
     store = store or out / "results.sqlite"

@@ -40,8 +40,19 @@ def _train(
     description: str = typer.Option("", help="one line for the model card"),
 ) -> None:
     """Train, score the held-out split, write the artifact with MODEL_CARD.md and card.json."""
+    from interpeval import validate
+    from interpeval.errors import OptionError
     from interpeval.models.train import read_examples, train
 
+    validate.output_dir(out, "--out")
+    validate.device(device)
+    for option, value in (("--epochs", epochs), ("--batch-size", batch_size), ("--max-length", max_length),
+                          ("--max-steps", max_steps), ("--train-layers", train_layers), ("--limit", limit)):
+        validate.at_least(value, 1, option)
+    if not 0 <= eval_fraction < 1:
+        raise OptionError("--eval-fraction", f"must be in [0, 1), got {eval_fraction}")
+    if lr <= 0:
+        raise OptionError("--lr", f"must be > 0, got {lr}")
     examples, label_names = read_examples(kind, data)
     if limit is not None:
         examples = examples[:limit]
@@ -107,5 +118,10 @@ def recipe(
             overrides[key] = json.loads(value)
         except json.JSONDecodeError:
             raise InterpevalError(f"--set {item!r}: {value!r} is not a number") from None
+    from interpeval import validate
+
+    validate.input_dir(data_root, "--data-root")
+    validate.output_dir(out or Path("zoo") / name, "--out")
+    validate.device(device)
     summary = run_recipe(name, data_root, out or Path("zoo") / name, device=device, overrides=overrides)
     Console().print_json(json.dumps(summary, ensure_ascii=False))

@@ -43,11 +43,13 @@ KINDS = ("sequence-classification", "regression")
 
 @dataclass(frozen=True)
 class Input:
-    """One input to explain: an id, the text and, optionally, a human rationale (0/1 per whitespace word)."""
+    """One input to explain: an id, the text and, optionally, a human rationale (0/1 per whitespace word) and a
+    perturbed ``partner`` text (explained for the same target; consistency metrics compare the two)."""
 
     id: str
     text: str
     rationale: tuple[int, ...] | None = None
+    partner: str | None = None
 
 
 @dataclass(frozen=True)
@@ -78,12 +80,15 @@ def parse_method(spec: str) -> Method:
 
 
 def resolve_metrics(specs: Sequence[str]) -> list[str]:
-    """Metric names from names and preset names (``ferret``, ``faithfulness``, ``plausibility``), deduplicated."""
+    """Metric names from names and presets (:data:`PRESETS`, or ``all``: every registered metric that scores single
+    explanations), deduplicated."""
     from interpeval import metrics
 
     out: list[str] = []
     for spec in specs:
-        for name in PRESETS.get(spec, (spec,)):
+        names = ([n for n in metrics.names() if metrics.get(n).per_explanation] if spec == "all"
+                 else PRESETS.get(spec, (spec,)))
+        for name in names:
             metric = metrics.get(name)
             if not metric.per_explanation:
                 raise ValueError(f"metric {name!r} does not score single explanations (needs "
@@ -132,7 +137,7 @@ class Evaluation(Benchmark):
 
     # ---------------------------------------------------------------------------------------- Benchmark protocol
     def key(self) -> RunKey:
-        digest = hashlib.sha256(json.dumps([[i.id, i.text, i.rationale] for i in self.inputs]).encode())
+        digest = hashlib.sha256(json.dumps([[i.id, i.text, i.rationale, i.partner] for i in self.inputs]).encode())
         target = None if self.target is None else [self.target.name, self.target.index]
         config = {"methods": [[m.label, m.explainer, m.params] for m in self.methods], "metrics": self.metrics,
                   "options": self.options, "target": target, "chunk": self.chunk, "seed": self.seed,
@@ -144,11 +149,13 @@ class Evaluation(Benchmark):
 
     def compute(self, items: Sequence[Input]) -> list[Record]:
         from interpeval import metrics as registry
+        from interpeval.explain import build
         from interpeval.explain.base import resolve_targets
         from interpeval.models.base import Target
 
         model = self.model
         passes = self.passes = self.passes or SharedPasses(model)
+        passes.values.clear()  # texts are shared within an input, not across chunks: keep the cache small
         started = _clock()
         texts = [i.text for i in items]
         target = self.target or model.default_target()
@@ -161,25 +168,36 @@ class Evaluation(Benchmark):
         else:
             targets = resolve_targets(model, texts, None, target, model.batch_size)
         started = self._add("evaluate", started)  # the unperturbed pass: p0 of every metric
-        explanations: dict[str, list[Any]] = {m.label: [None] * len(items) for m in self.methods}
+        explanations: dict[str, list[Any]] = {m.label: [None] * (len(items) + sum(i.partner is not None
+                                                                                  for i in items))
+                                              for m in self.methods}
+        # partners are explained with their originals, for the original's target
+        partners = [i for i, item in enumerate(items) if item.partner is not None]
+        all_texts = texts + [items[i].partner for i in partners]
+        all_targets = targets + [targets[i] for i in partners]
         for method in self.methods:
-            explainer = _explainer(method, self.seed)
+            explainer = build(method.explainer, method.params, self.seed)
             groups: dict[Any, list[int]] = {}
-            for i, t in enumerate(targets):
+            for i, t in enumerate(all_targets):
                 groups.setdefault(t, []).append(i)
             for t, idx in groups.items():
-                for i, attribution in zip(idx, explainer.explain(model, [texts[i] for i in idx], t), strict=True):
+                for i, attribution in zip(idx, explainer.explain(model, [all_texts[i] for i in idx], t), strict=True):
                     explanations[method.label][i] = attribution
             started = self._add(f"explain/{method.label}", started)
+        partner_of = {i: len(items) + n for n, i in enumerate(partners)}
         evidences: list[dict[str, Any]] = []
         for row, item in enumerate(items):
             per_method = {}
             for method in self.methods:
                 a = explanations[method.label][row]
-                keep = [k for k, s in enumerate(a.segments) if s == 0]
                 rationale = None if item.rationale is None else word_rationale_to_tokens(
                     item.text, a.offsets, a.segments, item.rationale)
-                per_method[method.label] = (a, keep, rationale)
+                partner = None
+                if row in partner_of:
+                    p = explanations[method.label][partner_of[row]]
+                    partner = registry.Evidence(tokens=token_ids(model, _text_part(p.tokens, p.segments)),
+                                                scores=np.array(_text_part(p.scores, p.segments)))
+                per_method[method.label] = (a, rationale, partner)
             evidences.append(per_method)
         metric_fns = [registry.get(n) for n in self.metrics]
 
@@ -189,10 +207,10 @@ class Evaluation(Benchmark):
                 decode = id_decoder(model, item.text)
                 fn = (passes.replayer if replay else passes.recorder)(targets[row], decode)
                 out: dict[str, dict[str, float]] = {}
-                for label, (a, keep, rationale) in evidences[row].items():
-                    ev = registry.Evidence(tokens=token_ids(model, [a.tokens[k] for k in keep]),
-                                           scores=np.asarray(a.scores)[keep], rationale=rationale, score_fn=fn,
-                                           full_text=item.text)
+                for label, (a, rationale, partner) in evidences[row].items():
+                    ev = registry.Evidence(tokens=token_ids(model, _text_part(a.tokens, a.segments)),
+                                           scores=np.array(_text_part(a.scores, a.segments)), rationale=rationale,
+                                           score_fn=fn, partner=partner, full_text=item.text)
                     out[label] = {}
                     for metric in metric_fns:
                         if metric.applies_to(ev):
@@ -232,18 +250,13 @@ class Evaluation(Benchmark):
         return out
 
 
+def _text_part(values: Sequence[Any], segments: Sequence[int]) -> list[Any]:
+    """The entries of the text's own tokens (segment 0: no [CLS], [SEP] or padding)."""
+    return [v for v, seg in zip(values, segments, strict=True) if seg == 0]
+
+
 def _clock() -> tuple[float, float]:
     return time.perf_counter(), time.process_time()
-
-
-def _explainer(method: Method, seed: int) -> Any:
-    from interpeval import explain
-
-    cls = explain.get(method.explainer)
-    params = dict(method.params)
-    if getattr(cls, "stochastic", False):
-        params.setdefault("seed", seed)
-    return cls(**params)
 
 
 def per_input_rows(outputs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -259,7 +272,6 @@ def aggregate(outputs: Sequence[dict[str, Any]], methods: Sequence[Method], metr
     for method in methods:
         for name in metrics:
             values = np.array([o["values"].get(method.label, {}).get(name, np.nan) for o in outputs], dtype=float)
-            values = np.array([np.nan if v is None else v for v in values], dtype=float)
             asked = sum(name in o["values"].get(method.label, {}) for o in outputs)
             if asked == 0:
                 continue  # the metric did not apply (e.g. a plausibility metric without rationales)

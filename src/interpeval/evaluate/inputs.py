@@ -29,25 +29,28 @@ def _rationale(path: Path, where: str, text: str, value: object) -> tuple[int, .
 
 def read_inputs(path: str | Path) -> list[Input]:
     """Inputs from ``.txt`` (one per non-empty line), ``.tsv`` (a ``text`` or ``sentence`` column, optional
-    ``id`` and ``rationale``) or ``.jsonl`` (objects with ``text``, optional ``id`` and ``rationale``)."""
+    ``id``, ``rationale`` and ``partner``) or ``.jsonl`` (objects with ``text``, optional ``id``, ``rationale`` and
+    ``partner``, a perturbed version of the text for the consistency metrics)."""
     path = Path(path)
     raw = read_text(path)
     items: list[Input] = []
     suffix = path.suffix.lower()
     if suffix == ".tsv":
-        rows = list(csv.DictReader(raw.splitlines(), delimiter="\t", quoting=csv.QUOTE_NONE))
-        header = raw.splitlines()[0].split("\t") if raw.strip() else []
-        column = next((c for c in TEXT_COLUMNS if rows and c in rows[0]), None)
+        reader = csv.DictReader(raw.splitlines(), delimiter="\t", quoting=csv.QUOTE_NONE)
+        rows = [(reader.line_num, row) for row in reader]  # line_num: the file's line, blank lines counted
+        header = reader.fieldnames or []
+        column = next((c for c in TEXT_COLUMNS if c in header), None)
         if rows and column is None:
             raise DataError(path, "line 1", f"needs a header with a {' or '.join(TEXT_COLUMNS)} column")
-        for n, row in enumerate(rows, start=2):
+        for n, row in rows:
             if None in row or None in row.values():  # csv puts extra fields under None, missing ones are None
                 fields = sum(v is not None for k, v in row.items() if k is not None) + len(row.get(None) or ())
                 raise DataError(path, f"line {n}", f"{fields} tab-separated fields, the header has {len(header)}")
             text = (row.get(column) or "").strip()
             if text:
                 items.append(Input(row.get("id") or str(n), text,
-                                   _rationale(path, f"line {n}", text, row.get("rationale"))))
+                                   _rationale(path, f"line {n}", text, row.get("rationale")),
+                                   (row.get("partner") or "").strip() or None))
     elif suffix == ".jsonl":
         for n, line in enumerate(raw.splitlines(), start=1):
             if not line.strip():
@@ -58,8 +61,11 @@ def read_inputs(path: str | Path) -> list[Input]:
                 raise DataError(path, f"line {n}", f"is not JSON ({err.msg})") from None
             if not isinstance(record, dict) or not isinstance(record.get("text"), str) or not record["text"].strip():
                 raise DataError(path, f"line {n}", "needs an object with a non-empty string 'text'")
+            partner = record.get("partner")
+            if partner is not None and (not isinstance(partner, str) or not partner.strip()):
+                raise DataError(path, f"line {n}", "'partner' must be a non-empty string (the perturbed text)")
             items.append(Input(str(record.get("id", n)), record["text"],
-                               _rationale(path, f"line {n}", record["text"], record.get("rationale"))))
+                               _rationale(path, f"line {n}", record["text"], record.get("rationale")), partner))
     else:
         items = [Input(str(n), line.strip()) for n, line in enumerate(raw.splitlines(), start=1) if line.strip()]
     if not items:

@@ -4,7 +4,7 @@ The erasure metrics (:mod:`interpeval.metrics.faithfulness`) each call ``score_f
 texts. Several explainers and metrics on one input ask for many of the same texts — the unperturbed input for every
 metric, the whole leave-one-out set once per explanation, equal top-k erasures across methods — so the engine runs
 every metric twice: first with a *recording* ``score_fn`` that only collects the texts (and returns zeros), then,
-after :meth:`SharedPasses.run` has scored each distinct (target, text) once in length-sorted batches (shorter
+after :meth:`SharedPasses.run` has scored each distinct (target, text) once in batches of similar length (shorter
 perturbed texts share batches with texts of their own length, so little padding is computed), with a *replaying*
 ``score_fn`` that looks the probabilities up. The metric functions themselves are unchanged, so their values are
 exactly those of a direct call.
@@ -16,7 +16,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import torch
 
+from interpeval.explain._perturb import length_batches
 from interpeval.models.base import Model, Target
 
 
@@ -56,19 +58,20 @@ class SharedPasses:
         return score_fn
 
     def run(self) -> None:
-        """Score every pending (target, text) once: per target, sorted by token length, ``batch_size`` at a time."""
+        """Score every pending (target, text) once: per target, in batches of similar token length."""
         by_target: dict[Target, list[str]] = {}
         for target, text in self.pending:
             by_target.setdefault(target, []).append(text)
         self.pending.clear()
         for target, texts in by_target.items():
             lengths = [len(ids) for ids in self.model.tokenizer(texts, truncation=True)["input_ids"]]
-            order = np.argsort(lengths, kind="stable")
-            ordered = [texts[i] for i in order]
-            values = self.model.score_texts(ordered, target=target)
-            self.passes += len(ordered)
-            for text, value in zip(ordered, values, strict=True):
-                self.values[(target, text)] = float(value)
+            for batch in length_batches(lengths, self.model.batch_size):
+                part = [texts[i] for i in batch]
+                with torch.inference_mode():
+                    values = self.model.score(self.model.tokenize(part), target).cpu().numpy()
+                for text, value in zip(part, values, strict=True):
+                    self.values[(target, text)] = float(value)
+                self.passes += len(part)
 
 
 def id_decoder(model: Model, full_text: str) -> Callable[[str], str]:

@@ -9,6 +9,8 @@ per sample) and scores them in one forward pass under ``torch.inference_mode``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import torch
 from transformers import BatchEncoding
@@ -60,6 +62,23 @@ def spread(feature_scores: np.ndarray, feature_of_token: torch.Tensor, n_feature
 
 #: Captum hands every perturbation of an input to :class:`PresenceScore` in one call; it batches them itself
 ALL_AT_ONCE = 1 << 20
+def length_batches(lengths: Sequence[int], max_rows: int) -> list[list[int]]:
+    """Indices grouped into batches of similar length for scoring shorter inputs cheaply.
+
+    Rows are taken in order of length; a batch holds at most ``max_rows`` × (the longest length) tokens once padded
+    — the memory of a full batch of the longest input — so short rows share a batch many at a time and a batch pads
+    little. Few, large batches matter on a CPU, where each forward pass has a sizeable fixed cost.
+    """
+    if not lengths:
+        return []
+    budget = max(1, int(max_rows)) * max(lengths)
+    batches: list[list[int]] = []
+    for i in sorted(range(len(lengths)), key=lengths.__getitem__):
+        if batches and (len(batches[-1]) + 1) * lengths[i] <= budget:
+            batches[-1].append(i)
+        else:
+            batches.append([i])
+    return batches
 
 
 class PresenceScore:
@@ -71,8 +90,8 @@ class PresenceScore:
     Identical perturbations are scored once. With ``"attention"`` removal on a BERT-type classifier or regressor
     (absolute positions, the target read from [CLS]) the removed tokens are cut out instead of masked — each kept
     token keeps its position and token type ids, so the kept tokens' hidden states are the same as with the
-    attention mask, up to float rounding — and the shortened rows are scored ``batch`` at a time in order of
-    length, so a batch computes little padding. Other models and removals are scored at full length.
+    attention mask, up to float rounding — and the shortened rows are scored in :func:`length_batches` (similar
+    lengths, at most the tokens of ``batch`` full-length rows), so little padding is computed. Other models and removals are scored at full length.
     """
 
     def __init__(self, model: Model, enc: BatchEncoding, row: int, target: Target, feature_of_token: torch.Tensor,
@@ -121,12 +140,11 @@ class PresenceScore:
 
     def _compact(self, keep: torch.Tensor) -> torch.Tensor:
         lengths = keep.sum(-1)
-        order = torch.argsort(lengths, stable=True)
         # the kept positions of each row first, in their original order
         positions = torch.argsort((~keep).to(torch.int8), dim=-1, stable=True)
         out = torch.empty(keep.shape[0], device=keep.device)
-        for start in range(0, keep.shape[0], self.batch):
-            rows = order[start:start + self.batch]
+        for batch in length_batches(lengths.tolist(), self.batch):
+            rows = torch.tensor(batch, device=keep.device)
             width = int(lengths[rows].max())
             pos = positions[rows, :width]
             inputs = {k: v[0][pos] for k, v in self.inputs.items() if k != "attention_mask"}

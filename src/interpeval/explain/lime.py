@@ -70,11 +70,13 @@ def select_features(x: np.ndarray, y: np.ndarray, w: np.ndarray, num_features: i
 class _Surrogate(LinearModel):
     """Captum's interpretable model for LIME: weighted ridge or Lasso, fitted on the selected features only."""
 
-    def __init__(self, regression: str, alpha: float, num_features: int | None) -> None:
+    def __init__(self, regression: str, alpha: float, num_features: int | None,
+                 lasso: dict[str, Any] | None = None) -> None:
         super().__init__(train_fn=self._train)
         self.regression = regression
         self.alpha = alpha
         self.num_features = num_features
+        self.lasso = lasso or {}  # extra sklearn Lasso arguments (Kernel SHAP: max_iter, tol)
 
     def _train(self, model: LinearModel, dataloader: Any, **kwargs: Any) -> dict[str, float]:
         from sklearn.linear_model import Lasso, Ridge
@@ -85,7 +87,7 @@ class _Surrogate(LinearModel):
         cols = np.arange(x.shape[1])
         if self.num_features is not None and self.num_features < x.shape[1]:
             cols = select_features(x, y, w, self.num_features)
-        surrogate = (Ridge if self.regression == "ridge" else Lasso)(alpha=self.alpha)
+        surrogate = Ridge(alpha=self.alpha) if self.regression == "ridge" else Lasso(alpha=self.alpha, **self.lasso)
         surrogate.fit(x[:, cols], y, sample_weight=w)
         coef = np.zeros((1, x.shape[1]), dtype=np.float32)
         coef[0, cols] = np.asarray(surrogate.coef_).reshape(-1)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from interpeval.explain.base import Explainer
@@ -67,6 +67,15 @@ def get(name: str) -> type[Explainer]:
         return _REGISTRY[name]
     except KeyError:
         raise KeyError(f"unknown explainer {name!r}; known: {', '.join(names())}") from None
+
+
+def build(name: str, params: dict[str, Any] | None = None, seed: int | None = None) -> Explainer:
+    """An instance of the explainer ``name`` with ``params``; a stochastic one gets ``seed`` unless it is given."""
+    cls = get(name)
+    params = dict(params or {})
+    if getattr(cls, "stochastic", False) and seed is not None:
+        params.setdefault("seed", seed)
+    return cls(**params)
 
 
 def names() -> list[str]:

@@ -39,6 +39,8 @@ SQUAD2_TRAIN_ARTICLES = ("Computational_complexity_theory", "European_Union_law"
                          "Immune_system", "Imperialism", "Islamism", "Packet_switching", "Scottish_Parliament",
                          "Warsaw")
 SQUADSHIFTS = ("new_wiki", "reddit", "amazon_reviews")
+#: the recipes behind ``interpeval quackie train cls|qa``
+QUACKIE_RECIPES = {"cls": "minilm-quackie-cls", "qa": "minilm-squad"}
 
 
 @dataclass
@@ -358,7 +360,7 @@ def _qnli(root: Path) -> Prepared:
             silver.append(ClassificationExample(record["question"], 0, record["context"][s:e]))
             s, e = rng.choice(others)
             silver.append(ClassificationExample(record["question"], 1, record["context"][s:e]))
-    silver = silver[:4000]
+    silver = silver[:1000]
     train_set = [examples[i] for i in tr] + silver
     test = [examples[i] for i in te]
     baseline = _majority([e.label for e in train_set], [e.label for e in test])
@@ -536,7 +538,7 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in [
            _sst2, {"epochs": 2, "lr": 5e-5, "batch_size": 32, "max_length": 64}),
     Recipe("minilm-stsb", "regression", "minilm",
            "STS-B similarity (0–5), all-MiniLM-L6-v2 fully fine-tuned on two thirds of GLUE STS-B dev",
-           _stsb, {"epochs": 6, "lr": 8e-5, "batch_size": 16, "max_length": 96}),
+           _stsb, {"epochs": 5, "lr": 8e-5, "batch_size": 16, "max_length": 96}),
     Recipe("minilm-qnli", "sequence-classification", "minilm",
            "QNLI (0 = entailment, 1 = not_entailment), all-MiniLM-L6-v2 fully fine-tuned on two thirds of GLUE "
            "QNLI dev + silver QNLI-rule pairs from SQuADShifts new-wiki", _qnli,
@@ -554,7 +556,7 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in [
            lambda root: _choice(root, "race"), {"epochs": 4, "lr": 5e-5, "batch_size": 8, "max_length": 384}),
     Recipe("minilm-mlm", "masked-lm", "minilm",
            "English masked-LM head: all-MiniLM-L6-v2 fully fine-tuned with whole-word masking on SQuADShifts text",
-           _mlm_en, {"max_steps": 400, "lr": 2e-4, "batch_size": 32, "max_length": 128, "eval_every": 200}),
+           _mlm_en, {"max_steps": 200, "lr": 2e-4, "batch_size": 32, "max_length": 96, "eval_every": 100}),
     Recipe("me5-small-cmrc", "extractive-qa", "me5-small",
            "Chinese extractive QA + ExpMRC pseudo-evidence head, multilingual-e5-small fully fine-tuned on CMRC 2018 "
            "(clean part) and XQuAD-zh", _cmrc,
@@ -567,6 +569,25 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in [
            "Chinese + English masked-LM head: multilingual-e5-small fully fine-tuned with whole-word masking",
            _mlm_zh, {"epochs": 8, "lr": 2e-4, "batch_size": 64, "max_length": 192}),
 ]}
+
+
+#: the zoo base encoder of each language a recipe serves
+LANGUAGE_BASES = {"en": "minilm", "zh": "me5-small"}
+
+
+def shipped_head(kind: str, language: str) -> str:
+    """The trained zoo head of ``kind`` for ``language`` that ships in the package (the first recipe of that kind
+    on the language's base whose artifact is installed); a clear error says how to make it when none is."""
+    from interpeval.models.zoo import artifacts_dir
+
+    base = LANGUAGE_BASES.get(language)
+    candidates = [r.name for r in RECIPES.values() if r.kind == kind and r.base == base]
+    for name in candidates:
+        if (artifacts_dir() / name).is_dir():
+            return name
+    hint = f"interpeval train recipe {candidates[0]}" if candidates else "interpeval train"
+    raise InterpevalError(f"no trained {kind} head for {language!r} ships with this version; make one with "
+                          f"`{hint}` (then pass its folder) or name any model")
 
 
 # ----------------------------------------------------------------------------------------------------- running
@@ -656,4 +677,4 @@ def _balanced_accuracy(model: Any, examples: Sequence[ClassificationExample]) ->
     return float(np.mean([(pred[gold == c] == c).mean() for c in np.unique(gold)]))
 
 
-__all__ = ["RECIPES", "Prepared", "Recipe", "TestSet", "bucket", "detokenize_ptb", "part_of", "run_recipe"]
+__all__ = ["LANGUAGE_BASES", "QUACKIE_RECIPES", "RECIPES", "shipped_head", "Prepared", "Recipe", "TestSet", "bucket", "detokenize_ptb", "part_of", "run_recipe"]

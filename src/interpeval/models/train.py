@@ -286,14 +286,6 @@ def _batch(model: Model, kind: str, examples: Sequence[Any], generator: torch.Ge
     return {"inputs": enc, "labels": labels.to(model.device)}
 
 
-def _mlm_head(hf: Any) -> torch.nn.Module:
-    for name in ("cls", "lm_head", "predictions", "generator_lm_head"):
-        head = getattr(hf, name, None)
-        if head is not None:
-            return head
-    raise ValueError(f"{type(hf).__name__}: no masked-LM head found (cls / lm_head)")
-
-
 def masked_logits(model: Model, inputs: dict[str, Any], positions: torch.Tensor) -> torch.Tensor:
     """Vocabulary logits at the ``positions`` mask only: the head never runs on the other tokens, which matters
     for a 250k-piece vocabulary (multilingual-e5)."""
@@ -301,7 +293,7 @@ def masked_logits(model: Model, inputs: dict[str, Any], positions: torch.Tensor)
 
     model_inputs = {k: inputs[k] for k in MODEL_INPUTS if k != "inputs_embeds" and inputs.get(k) is not None}
     hidden = model.hf.base_model(**model_inputs).last_hidden_state
-    return _mlm_head(model.hf)(hidden[positions])
+    return model.lm_head()(hidden[positions])
 
 
 def _masked_ce(logits: torch.Tensor, target: torch.Tensor, keep: torch.Tensor) -> torch.Tensor:
@@ -702,7 +694,8 @@ def model_card(card: dict[str, Any]) -> str:
         f"seed {card['seed']})",
     ]
     if card.get("metrics"):
-        lines.append(f"- held-out split: {_scores(card['metrics'])}")
+        lines.append(f"- seeded eval split of the examples ({card['n_eval']}; held out from training only as far as "
+                     f"the examples are independent): {_scores(card['metrics'])}")
     selection = card.get("selection")
     if selection:
         lines.append(f"- model selection: {selection['metric']} on {selection['n_dev']} dev examples, best at step "

@@ -6,6 +6,7 @@ import base64
 import html
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from interpeval.report.table import Table
 
@@ -33,6 +34,17 @@ class Figure:
 
 
 Section = tuple[str, list["Table | Figure | str"]]
+
+
+def save_figure(fig: Any, path: str | Path, dpi: int = 110) -> Path:
+    """Write a matplotlib figure (making its folder) and close it, so long runs do not keep figures in memory."""
+    import matplotlib.pyplot as plt
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, bbox_inches="tight", dpi=dpi)
+    plt.close(fig)
+    return path
 
 
 def write_report(path: str | Path, title: str, sections: list[Section]) -> Path:

@@ -495,7 +495,11 @@ def _majority_by_task(tasks_dir: str | Path | None) -> dict[str, float]:
     from interpeval.benchmarks.probing.senteval import read_task, task_files
 
     out = {}
-    for path in task_files([tasks_dir]):
+    try:
+        paths = task_files([tasks_dir])
+    except ValueError:  # a folder without task files: no baselines to add
+        return {}
+    for path in paths:
         task = read_task(path)
         train, test = Counter(task.labels["tr"]), task.labels["te"]
         if train and test:

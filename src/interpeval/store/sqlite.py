@@ -101,7 +101,6 @@ def fingerprint_files(*paths: str | os.PathLike[str]) -> str:
     return digest.hexdigest()[:16]
 
 
-SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def check_store_path(path: str | os.PathLike[str]) -> Path:
@@ -110,13 +109,19 @@ def check_store_path(path: str | os.PathLike[str]) -> Path:
     if path.is_dir():
         raise DataError(path, None, "is a folder; the store is one SQLite file (e.g. results.sqlite in it)")
     if path.exists():
+        # Asked through SQLite, never with open(): closing any other handle on the file would drop the POSIX locks
+        # of the connections this process already holds on it, and a writer elsewhere could then corrupt them.
+        probe = None
         try:
-            with open(path, "rb") as handle:
-                header = handle.read(len(SQLITE_HEADER))
-        except OSError as err:
-            raise DataError(path, None, f"cannot be read as a store ({err.strerror})") from None
-        if header and header != SQLITE_HEADER:
-            raise DataError(path, None, "is not an SQLite database, so it cannot be the results store")
+            probe = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
+            probe.execute("PRAGMA schema_version").fetchone()
+        except sqlite3.DatabaseError as err:
+            problem = "is not an SQLite database, so it cannot be the results store" if "not a database" in str(err) \
+                else f"cannot be read as a store ({err})"
+            raise DataError(path, None, problem) from None
+        finally:
+            if probe is not None:
+                probe.close()
         return path
     for parent in path.absolute().parents:
         if parent.exists():

@@ -24,7 +24,7 @@ script or a test can drive a study without HTTP. Usage::
 Model
 - A **user** has a role: ``admin`` (creates studies, invites, exports), ``annotator`` or ``checker``. A user's token
   is ``<id>.<secret>``; only sha256(secret) is stored and it is compared with :func:`hmac.compare_digest`. There are
-  no default users or passwords: the first admin is created explicitly (``interpeval serve --add-admin NAME``).
+  no default users or passwords: the first admin is created explicitly (``interpeval serve --add-user NAME``, role admin by default).
 - A **study** has a ``kind`` that selects its page template and answer validation (:data:`KINDS`, extend with
   :func:`register_kind`) and a JSON ``config``. An **item** carries a JSON ``payload``; an **answer** is a JSON object.
 - An **assignment** gives one user one item in one round, for one task: ``annotate`` or ``check``. Users see and
@@ -38,8 +38,8 @@ Model
   Every decision is logged in ``study_rounds``.
 
 Kinds and payloads (agreed with the web pages)
-- ``plm-rationale``: payload ``{"sent_token": [str], "answers": str, "sent_id", "sent_text", "sample_type",
-  "rel_ids", "pos"...}`` (the benchmark's golden-record fields; ``[MASK]`` marks the masked position);
+- ``plm-rationale``: payload = a golden record of the masked-LM benchmark (``sent_id``, ``sent_text``,
+  ``sent_token`` with one ``[MASK]``, ``answers``, ``sample_type``, ``rel_ids`` / ``adv_type``, ``interpeval``);
   annotate answer ``{"rationale": [token index, ...]}``; check answer ``{"sufficiency": 1..3, "compactness": 1..4}``.
 - ``iqs``: payload ``{"text": str, "words": [str], "marks": ["red" | "green" | "", ...] (one per word),
   "legend": {"red": str, "green": str}, "questions": [{"id": str, "text": str, "type": "choice", "options": [str]}
@@ -226,6 +226,16 @@ class Studies:
         self._conn = self._store._conn
         self._conn.executescript(_SCHEMA)
         self._lock = threading.RLock()
+
+    @property
+    def store(self) -> Store:
+        """The results store on the same connection (its calls are not under :attr:`lock` by themselves)."""
+        return self._store
+
+    @property
+    def lock(self) -> threading.RLock:
+        """The lock every study call holds; hold it around other uses of :attr:`store` from several threads."""
+        return self._lock
 
     def close(self) -> None:
         self._store.close()
@@ -639,15 +649,22 @@ def _validate_rationale(payload: dict[str, Any], answer: dict[str, Any], task: s
 
 
 def _export_rationale(item: Item, final: list[Assignment]) -> dict[str, Any]:
-    """A golden record as TrustAI's evaluator reads it: one sequence, one alternative per annotator."""
-    payload = dict(item.payload)
-    tokens = payload.get("sent_token", [])
+    """A golden record in the masked-LM benchmark's format (TrustAI's, read by
+    :func:`interpeval.benchmarks.plm.records.read_golden`): one sequence, one alternative per annotator; the
+    ``interpeval`` block says the rationale is now ``gold`` (checked by people) and how many rounds it took."""
+    record = dict(item.payload)
+    tokens = record.get("sent_token", [])
     alternatives = [sorted(a.answer["rationale"]) for a in final if a.answer]
-    joiner = payload.pop("token_joiner", "")
-    record = {"sent_id": payload.get("sent_id", item.key), **{k: v for k, v in payload.items() if k != "sent_id"}}
+    meta = dict(record.get("interpeval") or {})
+    lang = meta.get("lang") or ("zh" if any("\u4e00" <= ch <= "\u9fff" for ch in "".join(tokens)) else "en")
+    joiner = "" if lang == "zh" else " "
+    record.setdefault("sent_id", item.key)
+    record.setdefault("sent_text", joiner.join(tokens))
     record["rationale_ids"] = [alternatives]
     record["rationale_tokens"] = [[[tokens[i] for i in ids] for ids in alternatives]]
     record["rationale"] = joiner.join(tokens[i] for i in alternatives[0]) if alternatives else ""
+    record["interpeval"] = {**meta, "label": "gold", "annotation": {"round": item.round,
+                                                                     "annotators": len(alternatives)}}
     return record
 
 

@@ -67,12 +67,13 @@ class _BodyLimit:
 def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
                tasks_dir: str | Path | None = None, secret: bytes | None = None) -> FastAPI:
     """The app over the store at ``store_path``; ``tasks_dir`` (probing task files) adds majority baselines."""
-    # One connection for the whole server, every use under one lock: several connections to one file in one
-    # process, beside writers in other processes (the CLI, scripts), let a reader see torn pages here (SQLite
-    # 3.40, WAL). SQLite serialises writers anyway, and each call here is short.
+    # One connection for the whole server, opened once, every use under one lock. Opening more later would run
+    # Store()'s header check, and closing any descriptor of the file drops every POSIX lock this process holds on
+    # it: a writer in another process (the CLI) may then reset the WAL under the open connections (seen here as
+    # rows of another table and "database disk image is malformed"). SQLite serialises writers anyway.
     shared = Studies(store_path)
     store_file = shared.path
-    locked_store = _Locked(shared._store, shared._lock)
+    locked_store = _Locked(shared.store, shared.lock)
     csrf_key = secret or secrets.token_bytes(32)
     app = FastAPI(title="interpeval", docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -119,3 +121,26 @@ def test_an_interrupted_explanation_run_resumes_where_it_stopped(tmp_path, monke
     for a, b in zip(got, expected, strict=True):
         assert a.scores == b.scores and a.words == b.words
     assert set(costs) == set(methods)
+
+
+@pytest.mark.slow
+def test_kernel_shap_with_the_lime_lasso_configuration():
+    from interpeval.explain import registry
+
+    model = load("minilm-sst2", device="cpu")  # a trained head: outputs that vary, so the fits are well posed
+    text = ["a gorgeous , witty , seductive movie ."]
+    target = task_target(model, TASKS["sst2"])
+    shap = registry.get("kernel_shap")
+
+    def scores(**params):
+        return shap(n_samples=200, **params).explain(model, text, target)[0].to_words()
+
+    linear = scores()
+    # the same coalitions and Shapley weights: a vanishing L1 penalty gives the least-squares solution back ...
+    with warnings.catch_warnings():  # alpha -> 0 is the hardest case for coordinate descent
+        warnings.simplefilter("ignore")
+        assert scores(regression="lasso", alpha=1e-12) == pytest.approx(linear, abs=2e-3)
+    # ... and a large one sets every word to 0
+    assert not scores(regression="lasso", alpha=10.0).any()
+    with pytest.raises(ValueError, match="regression must be one of"):
+        scores(regression="ridge")

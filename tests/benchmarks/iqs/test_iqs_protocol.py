@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from interpeval.benchmarks.iqs.marking import Marking
-from interpeval.benchmarks.iqs.protocol import sample_protocol, training_inputs
+from interpeval.benchmarks.iqs.protocol import _norm, sample_protocol, training_inputs
 from interpeval.benchmarks.iqs.tasks import TASKS, load_samples
 from interpeval.errors import DataError, InterpevalError
 
@@ -61,15 +62,29 @@ def test_bad_records_name_file_and_line(tmp_path):
 
 
 @pytest.mark.skipif(not SHARED_SST2.is_file(), reason="needs ../shared/data (developers and CI)")
-def test_a_zoo_heads_training_rows_are_left_out():
-    seen, note = training_inputs("minilm-sst2")
-    assert seen is not None and "excluded" in note
+def test_a_legacy_zoo_cards_training_rows_are_left_out(tmp_path):
+    card = {"kind": "sequence-classification", "data": "glue/SST-2/dev.tsv", "eval_fraction": 0.25, "seed": 0}
+    (tmp_path / "card.json").write_text(json.dumps(card))
+    seen, note = training_inputs(str(tmp_path))
+    assert len(seen) == 872 - 218 and "654 training inputs" in note  # round(872 × 0.25) = 218 held out
     task = TASKS["sst2"]
-    samples = load_samples(task, SHARED_SST2)
-    chosen = sample_protocol(task, samples, 25, 0, seen)
-    assert not {(" ".join(s.text.split()).lower(), None) for s in chosen} & seen
-    assert len(seen) == 654  # the card: 654 train / 218 held out
+    chosen = sample_protocol(task, load_samples(task, SHARED_SST2), 25, 0, seen)
+    assert not {(_norm(s.text), None) for s in chosen} & seen
     assert training_inputs("tiny-sequence-classification")[0] is None
+
+
+@pytest.mark.skipif(not SHARED_SST2.is_file(), reason="needs ../shared/data (developers and CI)")
+def test_a_recipe_heads_training_and_dev_rows_are_left_out(tmp_path):
+    (tmp_path / "card.json").write_text(json.dumps({"command": "interpeval train recipe minilm-stsb --data-root X"}))
+    seen, note = training_inputs(str(tmp_path))
+    assert "recipe minilm-stsb excluded" in note
+    # the recipe: a RandomState(0) permutation of the 1,500 rows, the first 500 test, the next 100 dev, 900 train
+    test_rows = set(np.random.RandomState(0).permutation(1500)[:500].tolist())
+    task = TASKS["stsb"]
+    samples = load_samples(task)
+    assert len(seen) == len({(_norm(s.text), _norm(s.pair)) for i, s in enumerate(samples) if i not in test_rows})
+    chosen = sample_protocol(task, samples, 25, 0, seen)
+    assert {samples.index(s) for s in chosen} <= test_rows
 
 
 def test_marking_rule_threshold_top_k_and_sign():

@@ -35,6 +35,7 @@ def test_reads_the_real_trustai_pretrain_golden_records(tmp_path):
     assert ori.rationale == [0, 1, 8, 9] and [ori.sent_token[i] for i in ori.rationale] == ["迈", "向", "世", "纪"]
     # TrustAI's own records carry no interpeval block: they count as gold, Chinese by their script
     assert ori.label == "gold" and ori.lang == "zh" and ori.dimension == "unknown"
+    assert (ori.perturbation, dis.perturbation) == (None, "unknown")  # untyped pairs still count for MAP
     again = tmp_path / "again"
     write_golden(again, [ori, dis])
     assert [(r.sent_id, r.rationale_ids, r.rel_ids) for r in read_golden(again)] == [(0, [[0, 1, 8, 9]], [100]),

@@ -1,8 +1,8 @@
 import pytest
 from conllu_cases import sentence, write
 
-from interpeval.errors import DataError
 from interpeval.benchmarks.probing.conllu_reader import ReadStats, read_conllu
+from interpeval.errors import DataError
 
 GOOD = sentence("a b", [("a", "NOUN", "Number=Sing|Gender[psor]=Fem", 2, "nsubj"), ("b", "VERB", "_", 0, "root")])
 

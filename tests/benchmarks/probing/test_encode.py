@@ -2,8 +2,8 @@ import numpy as np
 import pytest
 import torch
 
-from interpeval.models import tiny
 from interpeval.benchmarks.probing.encode import LayerCache, aggregate
+from interpeval.models import tiny
 
 TEXTS = ["a short one", "a much longer sentence with many more words than the first one has", "mid length text"]
 

@@ -103,5 +103,5 @@ def test_release_tree_is_converted_in_parallel_with_identical_output(tmp_path):
     one, m1 = UDConverter(workers=1).tasks([str(root)])
     two, m2 = UDConverter(workers=2).tasks([str(root)])
     assert [t.rows for t in one] == [t.rows for t in two]
-    assert [b["language"] for b in m1["treebanks"]] == ["en_ewt", "hi_pud", "ru_taiga", "tr_imst"]
+    assert [b["language"] for b in m1["treebanks"]] == ["en_ewt", "hi_pud", "ru_taiga"]  # Turkish-IMST (NC) is a test fixture
     assert all(b["skipped_sentences"] == 0 for b in m1["treebanks"])

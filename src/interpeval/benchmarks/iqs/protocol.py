@@ -8,6 +8,7 @@ excluded by content. What was checked is returned with the samples and reported 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -17,22 +18,44 @@ from interpeval.benchmarks.iqs.tasks import Sample, Task
 from interpeval.errors import InterpevalError
 
 
+def data_roots() -> list[Path]:
+    """Where a zoo card's data files may live: ``$INTERPEVAL_DATA_ROOT``, the shared data folder next to the
+    repository (developers and CI), the repository, the working directory."""
+    repo = Path(__file__).resolve().parents[4]
+    env = os.environ.get("INTERPEVAL_DATA_ROOT")
+    return ([Path(env)] if env else []) + [repo.parent / "shared" / "data", repo, Path.cwd()]
+
+
 def training_inputs(model_name: str) -> tuple[set[tuple[str, str | None]] | None, str]:
-    """``(the (text, pair) inputs the zoo model was trained on, a note)``; ``None`` when that cannot be known."""
+    """``(the (text, pair) inputs the zoo model was trained or selected on, a note)``; ``None`` when unknown.
+
+    A head made by a recipe (:mod:`interpeval.models.recipes`) is rebuilt from the recipe's own split; an older
+    card names its file, held-out fraction and seed (:func:`interpeval.models.train.train`).
+    """
     from interpeval.models import zoo
+    from interpeval.models.recipes import RECIPES
     from interpeval.models.train import _split, read_examples
 
     try:
         folder = zoo.path(model_name)
     except InterpevalError:
         folder = None
-    card = folder / "card.json" if folder is not None else Path(model_name) / "card.json"
+    card = (folder or Path(model_name)) / "card.json"
     if not card.is_file():
         return None, f"training data of {model_name} unknown (no card.json): overlap with the samples not checked"
     meta = json.loads(card.read_text(encoding="utf-8"))
+    recipe = str(meta.get("command", "")).removeprefix("interpeval train recipe ").split(" ")[0]
+    if recipe in RECIPES:
+        for root in data_roots():
+            try:
+                prepared = RECIPES[recipe].build(root)
+            except (InterpevalError, OSError):
+                continue
+            seen = {(_norm(e.text), _norm(e.pair)) for e in [*prepared.train, *prepared.dev]}
+            return seen, f"{len(seen)} training / model-selection inputs of recipe {recipe} excluded"
+        return None, f"data of recipe {recipe} not found here: overlap with the samples not checked"
     data = meta.get("data")
-    candidates = [Path(data), Path(__file__).resolve().parents[4] / data] if data else []
-    found = next((p for p in candidates if p.is_file()), None)
+    found = next((root / data for root in data_roots() if data and (root / data).is_file()), None)
     if found is None or "eval_fraction" not in meta or "seed" not in meta:
         return None, f"training file of {model_name} ({data}) not found here: overlap with the samples not checked"
     examples, _ = read_examples(meta["kind"], found)
@@ -42,7 +65,12 @@ def training_inputs(model_name: str) -> tuple[set[tuple[str, str | None]] | None
 
 
 def _norm(text: str | None) -> str | None:
-    return None if text is None else " ".join(text.split()).lower()
+    """Inputs compared without case, spacing or PTB tokenisation (SST files are tokenised, recipes undo it)."""
+    if text is None:
+        return None
+    from interpeval.models.recipes import detokenize_ptb
+
+    return " ".join(detokenize_ptb(" ".join(text.split())).split()).lower()
 
 
 def sample_protocol(task: Task, samples: list[Sample], per_side: int = 25, seed: int = 0,

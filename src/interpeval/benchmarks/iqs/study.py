@@ -110,7 +110,8 @@ def build_study(task_name: str, model_name: str, *, data: str | None = None, per
         "protocol": protocol_info(task, per_class, seed, note, source),
         "methods": {name: explanations_params(explanations, name) for name in methods},
         "marking": marking.to_dict(), "cost_s": costs, "n_samples": len(chosen),
-        "target": "P(" + task.green + ")" if task.kind == "classification" else "regression output",
+        "target": (f"P({task.green})" if model.kind != "regression" else "regression output"
+                   + ("" if task.kind == "regression" else f" as P({task.green}), thresholded at 0.5")),
     }}
     return items, config
 
@@ -127,7 +128,10 @@ def create(studies: Studies, name: str, items: list[dict[str, Any]], config: dic
 
 
 def iqs_config(studies: Studies, study_id: int) -> dict[str, Any]:
-    study = studies.study(study_id)
+    try:
+        study = studies.study(study_id)
+    except KeyError:
+        raise InterpevalError(f"no study {study_id} in {studies.path} (`interpeval iqs study list` shows them)") from None
     if study.kind != KIND or "iqs" not in study.config:
         raise InterpevalError(f"study {study_id} ({study.name!r}) is a {study.kind} study, not an IQS study")
     return study.config["iqs"]

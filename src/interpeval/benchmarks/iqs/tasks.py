@@ -8,7 +8,7 @@ annotators see, and, for STS-B, the two halves of the protocol (score above / be
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
@@ -29,6 +29,7 @@ class Task:
     score_range: tuple[float, float] | None = None
     question: str = ""  # question 1 as the annotators read it
     default_file: str = ""
+    detokenize: bool = False  # undo the PTB tokenisation of SST files (as the zoo's SST-2 head was trained)
 
     @property
     def green(self) -> str:
@@ -47,7 +48,8 @@ class Task:
 
 TASKS: dict[str, Task] = {
     "sst2": Task("sst2", "SST-2 (sentiment)", "classification", "log", ("negative", "positive"), ("0", "1"),
-                 question="What sentiment did the model predict for this sentence?", default_file="sst2-test.txt"),
+                 question="What sentiment did the model predict for this sentence?", default_file="sst2-test.txt",
+                 detokenize=True),
     "stsb": Task("stsb", "STS-B (semantic similarity)", "regression", "mae", ("dissimilar", "similar"),
                  threshold=2.5, score_range=(0.0, 5.0),
                  question="What similarity score (0 = unrelated, 5 = same meaning) did the model output?",
@@ -83,8 +85,17 @@ def default_path(task: Task) -> Path:
 
 def load_samples(task: Task, path: str | Path | None = None) -> list[Sample]:
     """Every record of ``path`` (default: the vendored file): GLUE TSV with a header, or SST's
-    ``label<space>sentence`` lines. A malformed record is a :class:`DataError` naming file and line."""
-    path = Path(path) if path is not None else default_path(task)
+    ``label<space>sentence`` lines. A malformed record is a :class:`DataError` naming file and line.
+    SST-2 text has its PTB tokenisation undone (``wo n't`` → ``won't``)."""
+    samples = _load(task, Path(path) if path is not None else default_path(task))
+    if not task.detokenize:
+        return samples
+    from interpeval.models.recipes import detokenize_ptb
+
+    return [replace(s, text=detokenize_ptb(s.text)) for s in samples]
+
+
+def _load(task: Task, path: Path) -> list[Sample]:
     if not path.is_file():
         raise InterpevalError(f"{path}: no such file")
     lines = path.read_text(encoding="utf-8").split("\n")

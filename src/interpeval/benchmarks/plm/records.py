@@ -98,7 +98,10 @@ class GoldenRecord:
 
     @property
     def perturbation(self) -> str | None:
-        return self.meta.get("perturbation")
+        """The perturbation type of a disturbed record (``unknown`` in TrustAI's own files), None for originals."""
+        if self.sample_type == "ori":
+            return None
+        return self.meta.get("perturbation") or "unknown"
 
     @property
     def label(self) -> str:

@@ -24,6 +24,7 @@ from interpeval.benchmarks.base import Benchmark, Record, RunKey, resume
 from interpeval.benchmarks.plm.inputs import decode, model_input
 from interpeval.benchmarks.plm.records import MASK, GoldenRecord, Prediction, read_golden
 from interpeval.metrics.plausibility import token_f1_multi
+from interpeval.metrics.prediction import normalise_word
 from interpeval.metrics.rationale import rationale_size, select_rationale
 from interpeval.store import Store, fingerprint_files
 
@@ -45,15 +46,19 @@ def rationale_ratios(records: Sequence[GoldenRecord]) -> dict[str, float]:
     return {dim: float(np.mean(v)) for dim, v in sorted(sums.items())}
 
 
-def limit_records(records: Sequence[GoldenRecord], per_dimension: int | None) -> list[GoldenRecord]:
-    """The first ``per_dimension`` originals of each dimension with all their partners (pairs stay whole)."""
-    if per_dimension is None:
+def limit_records(records: Sequence[GoldenRecord], per_dimension: int | None,
+                  unique_only: bool = False) -> list[GoldenRecord]:
+    """The first ``per_dimension`` originals of each dimension with all their partners (pairs stay whole); with
+    ``unique_only`` only originals the builder flagged ``unique`` (see :mod:`~interpeval.benchmarks.plm.build`)."""
+    if per_dimension is None and not unique_only:
         return list(records)
     by_id = {r.sent_id: r for r in records}
     taken: dict[str, int] = defaultdict(int)
     keep: set[int] = set()
     for r in records:
-        if r.sample_type == "ori" and taken[r.dimension] < per_dimension:
+        if unique_only and not (r.meta.get("unique") or {}).get("unique"):
+            continue
+        if r.sample_type == "ori" and (per_dimension is None or taken[r.dimension] < per_dimension):
             taken[r.dimension] += 1
             keep.add(r.sent_id)
             keep.update(rel for rel in r.rel_ids if rel in by_id)
@@ -63,8 +68,6 @@ def limit_records(records: Sequence[GoldenRecord], per_dimension: int | None) ->
 def score_record(record: GoldenRecord, scores: np.ndarray, ratio: float,
                  fillings: list[tuple[tuple[int, ...], float]], model: Any) -> dict[str, Any]:
     """The stored output of one record: top-k words, hits, word scores, rationale and its token-F1."""
-    from interpeval.metrics.prediction import normalise_word
-
     lang = record.lang
     words = [decode(model, ids, lang) for ids, _ in fillings]
     gold = normalise_word(record.answers.replace(" ", "") if lang == "zh" else record.answers, lang == "en")
@@ -88,20 +91,22 @@ class PLMRationaleRun(Benchmark):
     name = BENCHMARK
 
     def __init__(self, golden: str | Path, model: Any, explainer: Any, label: str, target: str = "gold",
-                 per_dimension: int | None = None, chunk: int = 16) -> None:
+                 per_dimension: int | None = None, chunk: int = 16, unique_only: bool = False) -> None:
         if target not in TARGETS:
             raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
         if chunk < 1:
             raise ValueError(f"chunk must be >= 1, got {chunk}")
         self.golden, self.model, self.explainer, self.label = Path(golden), model, explainer, label
-        self.target, self.per_dimension, self.chunk = target, per_dimension, chunk
-        self.records = limit_records(read_golden(golden), per_dimension)
+        self.target, self.per_dimension, self.chunk, self.unique_only = target, per_dimension, chunk, unique_only
+        self.records = limit_records(read_golden(golden), per_dimension, unique_only)
+        if not self.records:
+            raise ValueError(f"{golden}: no records to evaluate (unique_only={unique_only})")
         self.ratios = rationale_ratios(self.records)
 
     def key(self) -> RunKey:
         config = {"explainer": self.explainer.name, "label": self.label, "params": self.explainer.get_params(),
                   "target": self.target, "rrl": self.ratios, "per_dimension": self.per_dimension,
-                  "golden": self.golden.name, "chunk": self.chunk}
+                  "golden": self.golden.name, "chunk": self.chunk, "unique_only": self.unique_only}
         return RunKey(BENCHMARK, config, self.model.name, fingerprint_files(self.golden))
 
     def instances(self) -> list[GoldenRecord]:
@@ -147,11 +152,12 @@ class PLMRationaleRun(Benchmark):
 
 def evaluate(golden: str | Path, model: Any, explainer: Any, label: str, store: Store, target: str = "gold",
              per_dimension: int | None = None, chunk: int = 16,
-             progress: Callable[[int, int], None] | None = None) -> int:
+             progress: Callable[[int, int], None] | None = None, unique_only: bool = False) -> int:
     """Evaluate ``model`` with ``explainer`` (shown as ``label``) on a golden file; returns the run id."""
     if model.kind != "masked-lm":
         raise ValueError(f"{model.name} is a {model.kind} model; the PLM benchmark needs a masked-lm")
-    outcome = resume(PLMRationaleRun(golden, model, explainer, label, target, per_dimension, chunk), store, progress)
+    run = PLMRationaleRun(golden, model, explainer, label, target, per_dimension, chunk, unique_only)
+    outcome = resume(run, store, progress)
     return int(outcome.run.id)
 
 

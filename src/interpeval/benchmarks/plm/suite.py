@@ -20,8 +20,6 @@ from interpeval.benchmarks.plm.tables import (
 )
 from interpeval.store import Store
 
-#: the zoo masked LMs the lead trains (``interpeval train masked-lm``): English and Chinese defaults
-ZOO_MODELS = {"en": "minilm-mlm", "zh": "me5-small-mlm"}
 ATT_DIRECTIONS = {"query": {"query": "mask", "official": True}, "key": {"query": "mask_key"}}
 
 
@@ -43,7 +41,8 @@ def explainer_specs(names: Sequence[str], att_direction: str = "query", extra: S
 
 def evaluate_file(golden: str | Path, models: Sequence[Any], specs: dict[str, tuple[str, dict[str, Any]]],
                   store: Store, target: str = "gold", per_dimension: int | None = None, device: str = "auto",
-                  progress: Callable[[str, int, int], None] | None = None) -> list[RunResult]:
+                  progress: Callable[[str, int, int], None] | None = None,
+                  unique_only: bool = False) -> list[RunResult]:
     """Every model (a name, or a loaded masked LM) × explainer on one golden file (one language)."""
     import interpeval.explain as explain
     from interpeval.models import load
@@ -57,7 +56,8 @@ def evaluate_file(golden: str | Path, models: Sequence[Any], specs: dict[str, tu
         for label, explainer in explainers.items():
             tag = f"{lang} {model.name} {label}"
             report = None if progress is None else (lambda d, t, tag=tag: progress(tag, d, t))
-            run_id = evaluate(golden, model, explainer, label, store, target, per_dimension, progress=report)
+            run_id = evaluate(golden, model, explainer, label, store, target, per_dimension, progress=report,
+                              unique_only=unique_only)
             results.append(load_result(store, run_id, lang))
     return results
 
@@ -108,7 +108,10 @@ def run_all(data_dir: str | Path, out_dir: str | Path, models: dict[str, str] | 
     """
     from interpeval.models import load
 
-    models = models or dict(ZOO_MODELS)
+    if not models:
+        from interpeval.models.recipes import shipped_head
+
+        models = {lang: shipped_head("masked-lm", lang) for lang in ("en", "zh")}
     out_dir = Path(out_dir)
     loaded = {lang: load(name, kind="masked-lm", device=device) for lang, name in models.items()}
     summary = build(data_dir, out_dir / "data", langs=tuple(models), per_dimension=per_dimension, models=loaded,

@@ -23,6 +23,7 @@ from interpeval.benchmarks.plm.records import DIMENSIONS, MASK, PERTURBATIONS, G
 from interpeval.benchmarks.plm.run import nearest_rationale, rationale_ratios
 from interpeval.metrics.consistency import map_dataset, map_pair, pcc_plm
 from interpeval.metrics.plausibility import token_f1_multi
+from interpeval.report.page import save_figure
 from interpeval.report.table import Table
 
 TABLE_NUMBERS = {"en": (4, 5, 6, 7), "zh": (8, 9, 10, 11)}
@@ -179,11 +180,22 @@ def _pct(value: float) -> str:
     return "–" if value != value else f"{100 * value:.1f}"
 
 
+def perturbation_kinds(golden: Sequence[GoldenRecord]) -> list[str]:
+    """The perturbation types present, in the paper's order (``unknown``: TrustAI records without a type)."""
+    present = {g.perturbation for g in golden if g.sample_type == "disturb"}
+    return [p for p in (*PERTURBATIONS, "unknown") if p in present]
+
+
+def consistency_kinds(golden: Sequence[GoldenRecord]) -> list[str]:
+    """The types that count for MAP/PCC/MAP*: all but Trans. (the paper's rule)."""
+    return [p for p in perturbation_kinds(golden) if p != "transform"]
+
+
 def interpretability_table(lang: str, results: Sequence[RunResult], golden_path: str,
                            golden: Sequence[GoldenRecord]) -> Table:
     number = TABLE_NUMBERS[lang][1]
     ratios = rationale_ratios(golden)
-    kinds = [p for p in PERTURBATIONS if p != "transform"]
+    kinds = consistency_kinds(golden)
     rows = []
     for res in results:
         for dim in [*_dims(golden), "all"]:
@@ -215,7 +227,7 @@ def perturbation_tables(lang: str, results: Sequence[RunResult], golden_path: st
     seen_models = set()
     for res in results:
         for dim in [*_dims(golden), "all"]:
-            for kind in PERTURBATIONS:
+            for kind in perturbation_kinds(golden):
                 dis = [g for g in golden if g.perturbation == kind and dim in ("all", g.dimension)
                        and g.sent_id in res.outputs]
                 if not dis:
@@ -254,7 +266,7 @@ def perturbation_tables(lang: str, results: Sequence[RunResult], golden_path: st
 def figure_data(results: Sequence[RunResult], golden: Sequence[GoldenRecord]) -> dict[str, dict[str, list[float]]]:
     """Per run label: mean token-F1 and MAP in each gold rationale-length-ratio bin (``RATIO_BINS``)."""
     by_id = {g.sent_id: g for g in golden}
-    kinds = [p for p in PERTURBATIONS if p != "transform"]
+    kinds = consistency_kinds(golden)
     out: dict[str, dict[str, list[float]]] = {}
     for res in results:
         f1s: dict[int, list[float]] = defaultdict(list)
@@ -300,8 +312,4 @@ def figure(path: str | Path, lang: str, results: Sequence[RunResult], golden: Se
     axes[0].legend(fontsize=7)
     fig.suptitle(f"Figure 1 ({lang}): {len(golden)} records, silver rationales")
     fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path, dpi=120)

@@ -95,6 +95,8 @@ def parse_feats(value: str, path: str | os.PathLike[str], line: int) -> dict[str
         key, eq, val = part.partition("=")
         if not eq or not val or not _FEATURE_KEY.fullmatch(key):
             raise DataError(path, f"line {line}", f"broken FEATS {value!r}: {part!r} is not Key=Value")
+        if key in feats:
+            raise DataError(path, f"line {line}", f"broken FEATS {value!r}: {key} is given twice")
         feats[key] = val
     return feats
 

@@ -56,10 +56,9 @@ def best_layer_profile(frame: Any, metric: str = "accuracy") -> tuple[Any, Any]:
 
 
 def _save(fig: Any, path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, bbox_inches="tight", dpi=110)
-    _plt().close(fig)
-    return path
+    from interpeval.report.page import save_figure
+
+    return save_figure(fig, path)
 
 
 def layer_heatmaps(frame: Any, out_dir: str | os.PathLike[str], metric: str = "accuracy", fmt: str = "png",

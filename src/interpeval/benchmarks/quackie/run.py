@@ -103,7 +103,7 @@ class Classifier:
 
 #: The paper's two kinds, trained here from MiniLM (see SOURCES.md of data/squad and the artifacts' model cards).
 CLASSIFIERS: dict[str, Classifier] = {
-    "QA": Classifier("QA", "minilm-squad", Target("p_answer")),
+    "QA": Classifier("QA", "minilm-quackie-qa", Target("p_answer")),
     "Classification": Classifier("Classification", "minilm-quackie-cls", Target("class_prob", index=1)),
 }
 
@@ -213,16 +213,11 @@ def make_explainer(method: Method, seed: int, official: bool = False) -> Any:
 
     from interpeval import explain
 
-    cls = explain.get(method.explainer)
     params = dict(method.params)
-    if getattr(cls, "stochastic", False):
-        params.setdefault("seed", seed)
     if official:
-        accepted = inspect.signature(cls.__init__).parameters
-        for key, value in OFFICIAL_PARAMS.items():
-            if key in accepted:
-                params.setdefault(key, value)
-    return cls(**params)
+        accepted = inspect.signature(explain.get(method.explainer).__init__).parameters
+        params.update({k: v for k, v in OFFICIAL_PARAMS.items() if k in accepted and k not in params})
+    return explain.build(method.explainer, params, seed)
 
 
 def sentence_scores(attribution: Any, instance: Instance, aggs: Sequence[str]) -> dict[str, list[float]]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from interpeval.benchmarks.quackie.run import QuackieResult
-from interpeval.report import Figure, Table, write_report
+from interpeval.report import Figure, Table, save_figure, write_report
 
 RESULTS_FIELDS = ("dataset", "classifier", "method", "IoU", "HPD", "SNR", "info")
 
@@ -98,11 +98,7 @@ def figure(result: QuackieResult, dataset: str, classifier: str, path: str | Pat
     axes[0].legend(unique.values(), unique.keys(), fontsize=8)
     fig.suptitle(f"QUACKIE {dataset} / {classifier} (×100, k=1)")
     fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path, dpi=90)
 
 
 def write_outputs(result: QuackieResult, out_dir: str | Path, data: str = "vendored SQuAD-format subsets",

@@ -1,7 +1,7 @@
 """How well QUACKIE's classifiers tell answerable from unanswerable questions on data they never saw.
 
-The classifiers themselves are zoo heads made by recipes (:mod:`interpeval.models.recipes`: ``minilm-quackie-cls``
-and the QA model ``minilm-squad``), whose split keeps QUACKIE's evaluated articles and samples out of training.
+The classifiers themselves are zoo heads made by recipes (:data:`interpeval.models.recipes.QUACKIE_RECIPES`), whose
+split keeps QUACKIE's evaluated articles and samples out of training.
 """
 
 from __future__ import annotations

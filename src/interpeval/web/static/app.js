@@ -121,7 +121,7 @@
         hovertemplate: "%{y}, layer %{x}: %{z:.3f}<extra></extra>"
       }], layout("Category × layer: " + metric + " (mean over shown languages)", { xaxis: { title: { text: "layer" }, dtick: 1 } }), config);
       // layer curves per task (at most 8), with control and majority
-      const tasks = uniq(kept.map(function (r) { return r.task + " · " + r.aggregation + " · " + r.probe + " · " + r.model; })).slice(0, 8);
+      const tasks = uniq(kept.map(function (r) { return r.task + " · " + r.aggregation + " · " + r.probe + " · " + r.model; })).slice(0, 5);
       const traces = [];
       tasks.forEach(function (t, i) {
         const own = kept.filter(function (r) { return r.task + " · " + r.aggregation + " · " + r.probe + " · " + r.model === t; }).sort(function (a, b) { return a.layer - b.layer; });

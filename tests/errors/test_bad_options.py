@@ -47,6 +47,15 @@ def _evaluate(*extra: str):
                       d / "s.sqlite", *extra]
 
 
+def _train(*extra: object) -> list[object]:
+    return ["train", "sequence-classification", "--data", SST2, "--base", "tiny-sequence-classification", *extra]
+
+
+def _iqs_create(*extra: str):
+    return lambda d: ["iqs", "study", "create", "--task", "sst2", "--model", "tiny-sequence-classification",
+                      "--store", d / "s.sqlite", *extra]
+
+
 CASES = [
     # attribute
     _opt("attribute-chunk-negative", _attribute("--chunk", "-1"), "--chunk", ">= 1", "-1"),
@@ -59,7 +68,7 @@ CASES = [
          "n_samples", ">= 1"),
     _opt("attribute-batch-negative", _attribute("--param", "batch_size=-4"), "--param", "batch_size", ">= 1"),
     _opt("attribute-param-no-equals", _attribute("--param", "n_steps"), "--param", "key=value"),
-    _opt("attribute-unknown-method", _attribute("--method", "gradcam"), "--param", "'gradcam'", "known"),
+    _opt("attribute-unknown-method", _attribute("--method", "gradcam"), "--method", "'gradcam'", "known"),
     _opt("attribute-bad-removal", _attribute("--method", "lime", "--param", "removal=blank"), "--param", "removal",
          "'blank'"),
     _opt("attribute-bad-baseline", _attribute("--param", "baseline=mean"), "--param", "baseline", "'mean'"),
@@ -105,8 +114,8 @@ CASES = [
     _opt("quackie-heldout-classifier", lambda d: ["quackie", "heldout", "--classifier", "NER"], "--classifier",
          "'NER'"),
     _opt("quackie-train-kind", lambda d: ["quackie", "train", "ner", "--out", d / "m"], "KIND", "'ner'"),
-    _opt("quackie-train-epochs", lambda d: ["quackie", "train", "cls", "--epochs", "0", "--out", d / "m"],
-         "--epochs", ">= 1"),
+    _opt("quackie-train-data-root", lambda d: ["quackie", "train", "cls", "--data-root", d / "none", "--out",
+                                               d / "m"], "--data-root", "no such folder"),
     # evaluate
     _opt("evaluate-chunk-zero", _evaluate("--chunk", "0"), "--chunk", ">= 1"),
     _opt("evaluate-explainer-param", _evaluate("--explainer", "lime:bogus=1"), "--explainer", "'bogus'"),
@@ -152,6 +161,45 @@ CASES = [
     _opt("train-data-missing", lambda d: ["train", "sequence-classification", "--data", d / "none.tsv", "--out",
                                           d / "m"], "none.tsv"),
     _opt("train-recipe-unknown", lambda d: ["train", "recipe", "nosuch"], "'nosuch'"),
+    _opt("train-out-under-file", lambda d: [*_train("--out", _file(d) / "m")], "--out", "is a file"),
+    _opt("train-device-absent", lambda d: [*_train("--out", d / "m", "--device", "cuda:7")], "--device", "cuda:7"),
+    _opt("train-batch-zero", lambda d: [*_train("--out", d / "m", "--batch-size", "0")], "--batch-size", ">= 1"),
+    _opt("train-eval-fraction", lambda d: [*_train("--out", d / "m", "--eval-fraction", "1.5")], "--eval-fraction",
+         "1.5"),
+    _opt("train-recipe-data-root", lambda d: ["train", "recipe", "minilm-sst2", "--data-root", d / "none"],
+         "--data-root", "no such folder"),
+    # plm, iqs, serve, suite
+    _opt("plm-run-target", lambda d: ["plm", "run", d / "g.jsonl", "--model", "tiny-masked-lm", "--target", "best",
+                                      "--out", d / "o"], "--target", "'best'"),
+    _opt("plm-run-golden-missing", lambda d: ["plm", "run", d / "g.jsonl", "--model", "tiny-masked-lm", "--out",
+                                              d / "o"], "g.jsonl", "no such file"),
+    _opt("plm-run-explainer-label", lambda d: ["plm", "run", SUBMISSION, "--model", "tiny-masked-lm", "--explainers",
+                                               "ATT,SHAP", "--out", d / "o"], "--explainers", "'SHAP'"),
+    _opt("plm-run-method-param", lambda d: ["plm", "run", SUBMISSION, "--model", "tiny-masked-lm", "--method", "lime",
+                                            "--param", "n_samples=0", "--out", d / "o"], "--param", "n_samples"),
+    _opt("plm-build-lang", lambda d: ["plm", "build", "--langs", "en,fr", "--out", d / "o", "--data-dir", d],
+         "--langs", "'fr'"),
+    _opt("plm-build-per-dimension", lambda d: ["plm", "build", "--per-dimension", "0", "--out", d / "o"],
+         "--per-dimension", ">= 1"),
+    _opt("plm-build-out-under-file", lambda d: ["plm", "build", "--out", _file(d) / "o"], "--out", "is a file"),
+    _opt("iqs-create-device", lambda d: [*_iqs_create("--device", "cuda:7")(d)], "--device", "cuda:7"),
+    _opt("iqs-create-methods", lambda d: [*_iqs_create("--methods", "lime,gradcam")(d)], "--methods", "gradcam"),
+    _opt("iqs-create-perturbations", lambda d: [*_iqs_create("--perturbations", "0")(d)], "--perturbations",
+         ">= 1"),
+    _opt("iqs-create-data-missing", lambda d: [*_iqs_create("--data", d / "none.tsv")(d)], "none.tsv",
+         "no such file"),
+    _opt("iqs-score-noise", lambda d: ["iqs", "score", "1", "--noise", "2", "--store", d / "s.sqlite", "--out",
+                                       d / "o"], "--noise", "[0, 1]"),
+    _opt("iqs-score-store-missing", lambda d: ["iqs", "score", "1", "--store", d / "typo.sqlite", "--out", d / "o"],
+         "--store", "no such store"),
+    _opt("serve-port", lambda d: ["serve", "--port", "70000", "--store", d / "s.sqlite"], "--port", "70000"),
+    _opt("serve-role", lambda d: ["serve", "--add-user", "bob", "--role", "boss", "--store", d / "s.sqlite"],
+         "--role", "'boss'"),
+    _opt("serve-store-folder", lambda d: ["serve", "--store", d], "--store", "is a folder"),
+    _opt("serve-tasks-missing", lambda d: ["serve", "--tasks", d / "none", "--store", d / "s.sqlite"], "--tasks",
+         "no such folder"),
+    _opt("suite-out-under-file", lambda d: ["suite", "--out", _file(d) / "suite"], "--out", "is a file"),
+    _opt("suite-store-folder", lambda d: ["suite", "--out", d / "suite", "--store", d], "--store", "is a folder"),
 ]
 
 

@@ -12,7 +12,7 @@ import torch
 from interpeval.benchmarks.plm.build import build
 from interpeval.benchmarks.plm.inputs import model_input
 from interpeval.benchmarks.plm.records import GoldenRecord, read_golden
-from interpeval.benchmarks.plm.run import evaluate, nearest_rationale, rationale_ratios
+from interpeval.benchmarks.plm.run import evaluate, limit_records, nearest_rationale, rationale_ratios
 from interpeval.benchmarks.plm.tables import consistency, figure, interpretability_table, load_result
 from interpeval.explain import get
 from interpeval.models import Target
@@ -85,6 +85,19 @@ def test_map_over_pairs_leaves_transformations_out():
     assert nearest_rationale(ori, 0.5) == [1, 3]
 
 
+def test_limits_keep_pairs_whole():
+    a = _golden(0, ["a", "[MASK]"], [0], rel=(1,))
+    a_rep = _golden(1, ["b", "[MASK]"], [0], "replace", ori=0)
+    b = _golden(2, ["c", "[MASK]"], [0], rel=(3,))
+    b_ins = _golden(3, ["x", "c", "[MASK]"], [1], "ins_del", ori=2)
+    a.meta["unique"] = {"unique": True}
+    b.meta["unique"] = {"unique": False}
+    golden = [a, a_rep, b, b_ins]
+    assert [r.sent_id for r in limit_records(golden, 1)] == [0, 1]
+    assert [r.sent_id for r in limit_records(golden, None, unique_only=True)] == [0, 1]
+    assert [r.sent_id for r in limit_records(golden, None)] == [0, 1, 2, 3]
+
+
 def test_run_is_stored_resumable_and_tabulated(data_dir, tmp_path, tiny_mlm):
     summary = build(data_dir, tmp_path / "data", ("zh",), per_dimension=2, dimensions=("grammar", "reasoning"))
     golden = summary.files["zh"]
@@ -136,3 +149,26 @@ def test_cli_reports_a_bad_golden_file_with_its_line(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2
     assert f"{bad}:line 1: missing field(s)" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_cli_builds_runs_and_writes_the_tables(data_dir, tmp_path):
+    from typer.testing import CliRunner
+
+    from interpeval.benchmarks.plm.records import read_predictions
+    from interpeval.cli import app
+
+    runner = CliRunner()
+    built = runner.invoke(app, ["plm", "build", "--data-dir", str(data_dir), "--out", str(tmp_path / "data"),
+                                "--langs", "en", "--per-dimension", "1"])
+    assert built.exit_code == 0, built.output
+    assert "en/reasoning: not built" in built.output and "en computation: originals 1, ins_del 1" in built.output
+    golden = tmp_path / "data" / "plm-en.golden.jsonl"
+    ran = runner.invoke(app, ["plm", "run", str(golden), "--model", "tiny-masked-lm", "--explainers", "ATT",
+                              "--method", "random", "--param", "seed=3", "--out", str(tmp_path / "out"),
+                              "--store", str(tmp_path / "s.sqlite")])
+    assert ran.exit_code == 0, ran.output
+    out = tmp_path / "out"
+    assert {p.name for p in out.glob("table*.md")} == {"table4-en.md", "table5-en.md", "table6-en.md", "table7-en.md"}
+    assert "| tiny-masked-lm | random | all |" in (out / "table5-en.md").read_text()
+    preds = read_predictions(out / "plm-en-tiny-masked-lm-random.predict.jsonl", read_golden(golden))
+    assert len(preds) == len(read_golden(golden)) and (out / "report.html").stat().st_size > 0
