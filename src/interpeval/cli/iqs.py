@@ -99,8 +99,10 @@ def create(
 @study_app.command("list")
 def list_studies(store: Path = _STORE) -> None:
     """IQS studies in the store with their progress."""
+    from interpeval import validate
     from interpeval.store.studies import Studies
 
+    validate.store(store, must_exist=True)
     with Studies(store) as studies:
         for study in studies.studies():
             if study.kind == "iqs" and "iqs" in study.config:
@@ -113,9 +115,11 @@ def assign(study: int = typer.Argument(..., help="Study id."),
            annotator: list[str] = typer.Option(..., help="User to assign every item to (repeatable)."),
            store: Path = _STORE) -> None:
     """Give annotators every item of a study (the paper: three annotators per item)."""
+    from interpeval import validate
     from interpeval.benchmarks.iqs.study import iqs_config
     from interpeval.store.studies import Studies
 
+    validate.store(store, must_exist=True)
     with Studies(store) as studies:
         iqs_config(studies, study)  # an IQS study that exists
         users = {u.name: u for u in studies.users()}

@@ -426,7 +426,8 @@ def _trainable(model: Model, train_layers: int | None) -> list[tuple[str, torch.
     return params
 
 
-def _split(n: int, eval_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def seeded_split(n: int, eval_fraction: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(train, eval)`` indices of ``train(..., eval_fraction, seed)``: benchmarks re-derive which rows a head saw."""
     order = np.random.RandomState(seed).permutation(n)
     n_eval = int(round(n * eval_fraction))
     return order[n_eval:], order[:n_eval]
@@ -508,7 +509,7 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
         bad = (examples + dev)[wrong]
         where = f"examples[{wrong}]" if wrong < len(examples) else f"dev[{wrong - len(examples)}]"
         raise ValueError(f"{where} is a {type(bad).__name__}, {kind} needs {EXAMPLE_TYPES[kind].__name__}")
-    train_idx, eval_idx = _split(len(examples), eval_fraction, seed)
+    train_idx, eval_idx = seeded_split(len(examples), eval_fraction, seed)
     if len(train_idx) == 0:
         raise ValueError(f"no training examples left ({len(examples)} examples, eval_fraction={eval_fraction})")
     out = Path(out_dir)
@@ -717,4 +718,4 @@ def model_card(card: dict[str, Any]) -> str:
 
 __all__ = ["PRIMARY_METRIC", "ChoiceExample", "ClassificationExample", "MLMExample", "QAExample", "TrainResult",
            "epoch_batches", "evaluate", "masked_logits", "model_card", "overlay_tensors", "read_examples",
-           "read_jsonl", "read_squad", "read_tsv", "train", "word_units"]
+           "read_jsonl", "read_squad", "read_tsv", "seeded_split", "train", "word_units"]

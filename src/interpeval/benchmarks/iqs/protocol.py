@@ -34,7 +34,7 @@ def training_inputs(model_name: str) -> tuple[set[tuple[str, str | None]] | None
     """
     from interpeval.models import zoo
     from interpeval.models.recipes import RECIPES
-    from interpeval.models.train import _split, read_examples
+    from interpeval.models.train import read_examples, seeded_split
 
     try:
         folder = zoo.path(model_name)
@@ -59,7 +59,7 @@ def training_inputs(model_name: str) -> tuple[set[tuple[str, str | None]] | None
     if found is None or "eval_fraction" not in meta or "seed" not in meta:
         return None, f"training file of {model_name} ({data}) not found here: overlap with the samples not checked"
     examples, _ = read_examples(meta["kind"], found)
-    train_idx, _ = _split(len(examples), float(meta["eval_fraction"]), int(meta["seed"]))
+    train_idx, _ = seeded_split(len(examples), float(meta["eval_fraction"]), int(meta["seed"]))
     seen = {(_norm(examples[i].text), _norm(examples[i].pair)) for i in train_idx}
     return seen, f"{len(seen)} training inputs of {model_name} ({data}) excluded"
 
