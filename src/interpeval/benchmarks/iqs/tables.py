@@ -24,7 +24,7 @@ from interpeval.benchmarks.iqs.score import (
     trivial_baseline,
 )
 from interpeval.benchmarks.iqs.tasks import Task, get_task
-from interpeval.report.page import Figure, write_report
+from interpeval.report.page import Figure, save_figure, write_report
 from interpeval.report.table import Table
 
 SIMULATED_BANNER = "SIMULATED annotators (not a human result)"
@@ -148,11 +148,7 @@ def figure5(results: list[IQSResult], path: str | Path) -> Path:
                      color="#b00000" if result.simulated else "black")
         ax.legend(fontsize=7, loc="upper center", ncol=3)
     fig.tight_layout()
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path, dpi=120)
 
 
 def write_outputs(results: list[IQSResult], out_dir: str | Path) -> list[Path]:
