@@ -1,18 +1,13 @@
 from pathlib import Path
 
 import pytest
-import torch
 
 DATA = Path(__file__).parent / "data"
 
 
 @pytest.fixture(autouse=True)
-def _one_torch_thread():
-    """The cores are shared: torch's intra-op threads spin instead of helping on these tiny models."""
-    previous = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(previous)
+def _tiny_models(one_torch_thread):
+    """Every test here runs tiny models (tests/conftest.py: ``one_torch_thread``)."""
 
 
 @pytest.fixture(scope="session")
