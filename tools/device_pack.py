@@ -54,15 +54,12 @@ def pack(name: str, out: Path, recipes: list[str], data_root: Path) -> None:
             continue
         if key == WORD_EMBEDDINGS and recipes:
             rows = _vocab(AutoTokenizer.from_pretrained(str(source)), recipes, data_root)
-            packed["vocab_rows"] = rows
+            packed["vocab_rows"], packed["vocab_size"] = rows, torch.tensor([tensor.shape[0]])
             tensor = tensor[rows]
         if tensor.dim() == 2:
             scale = (tensor.abs().amax(1) / 127).clamp_min(1e-12)
             packed[f"{key}.q8"] = torch.round(tensor / scale[:, None]).to(torch.int8).contiguous()
             packed[f"{key}.q8scale"] = scale.float().contiguous()
-            if key == WORD_EMBEDDINGS:
-                packed["vocab_size"] = torch.tensor([state[WORD_EMBEDDINGS if WORD_EMBEDDINGS in state
-                                                          else f"bert.{WORD_EMBEDDINGS}"].shape[0]])
         else:
             packed[key] = tensor.float().contiguous()
     save_file(packed, str(target / "weights.safetensors"))

@@ -29,8 +29,10 @@ from interpeval.models.train import (
     MLMExample,
     QAExample,
     _answer_f1,
+    classification_scores,
     evaluate,
     model_card,
+    predict_examples,
     train,
 )
 
@@ -652,11 +654,12 @@ def run_recipe(name: str, data_root: str | Path, out: str | Path, device: str = 
             metrics = cv
         elif test.scorer is not None:
             metrics = test.scorer(model, test.examples)
+        elif recipe.kind == "sequence-classification":  # one prediction pass for every score
+            metrics = classification_scores(predict_examples(model, test.examples),
+                                            [e.label for e in test.examples], balanced=True)
         else:
             metrics = evaluate(model, recipe.kind, test.examples)
         baseline = test.baseline or _unigram_baseline(model, prepared.train, test.examples)
-        if recipe.kind == "sequence-classification" and "balanced_accuracy" in baseline:
-            metrics = {**metrics, "balanced_accuracy": _balanced_accuracy(model, test.examples)}
         heldout[test_name] = {"n": len(test.examples), "what": test.what, "metrics": metrics,
                               "baseline_name": test.baseline_name, "baseline": baseline}
     card_path = out / "card.json"
@@ -668,13 +671,6 @@ def run_recipe(name: str, data_root: str | Path, out: str | Path, device: str = 
     for file_name, content in prepared.extra_files.items():
         (out / file_name).write_text(json.dumps(content, indent=1) + "\n")
     return {"name": name, "steps": result.steps, "wall_time_s": result.wall_time_s, "heldout": heldout}
-
-
-def _balanced_accuracy(model: Any, examples: Sequence[ClassificationExample]) -> float:
-    pairs = [e.pair for e in examples]
-    pred = model.predict([e.text for e in examples], None if all(p is None for p in pairs) else pairs)
-    gold = np.array([e.label for e in examples])
-    return float(np.mean([(pred[gold == c] == c).mean() for c in np.unique(gold)]))
 
 
 __all__ = ["LANGUAGE_BASES", "QUACKIE_RECIPES", "RECIPES", "shipped_head", "Prepared", "Recipe", "TestSet", "bucket", "detokenize_ptb", "part_of", "run_recipe"]

@@ -344,20 +344,31 @@ def _answer_f1(gold: str, pred: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
+def predict_examples(model: Model, examples: Sequence[ClassificationExample]) -> np.ndarray:
+    """The model's predictions for classification / regression examples (text pairs when they have them)."""
+    pairs = [e.pair for e in examples]
+    return model.predict([e.text for e in examples], None if all(p is None for p in pairs) else pairs)
+
+
+def classification_scores(pred: Sequence[int], gold: Sequence[int], balanced: bool = False) -> dict[str, float]:
+    """Accuracy and macro F1 (and, asked for, balanced accuracy: the mean recall over the gold classes)."""
+    from sklearn.metrics import f1_score
+
+    pred, gold = np.asarray(pred), np.asarray(gold)
+    scores = {"accuracy": float((pred == gold).mean()), "macro_f1": float(f1_score(gold, pred, average="macro"))}
+    if balanced:
+        scores["balanced_accuracy"] = float(np.mean([(pred[gold == c] == c).mean() for c in np.unique(gold)]))
+    return scores
+
+
 def evaluate(model: Model, kind: str, examples: Sequence[Any], seed: int = 0) -> dict[str, float]:
     """Held-out scores: accuracy (+ macro F1), MSE (+ Pearson r), answer F1 / EM, or masked-token accuracy."""
     if not examples:
         return {}
     if kind == "sequence-classification":
-        from sklearn.metrics import f1_score
-
-        pairs = [e.pair for e in examples]
-        pred = model.predict([e.text for e in examples], None if all(p is None for p in pairs) else pairs)
-        gold = np.array([e.label for e in examples])
-        return {"accuracy": float((pred == gold).mean()), "macro_f1": float(f1_score(gold, pred, average="macro"))}
+        return classification_scores(predict_examples(model, examples), [e.label for e in examples])
     if kind == "regression":
-        pairs = [e.pair for e in examples]
-        pred = model.predict([e.text for e in examples], None if all(p is None for p in pairs) else pairs)
+        pred = predict_examples(model, examples)
         gold = np.array([e.label for e in examples], dtype=float)
         r = float(np.corrcoef(pred, gold)[0, 1]) if len(gold) > 1 and pred.std() > 0 else 0.0
         return {"mse": float(((pred - gold) ** 2).mean()), "pearson": r}
@@ -716,6 +727,6 @@ def model_card(card: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["PRIMARY_METRIC", "ChoiceExample", "ClassificationExample", "MLMExample", "QAExample", "TrainResult",
+__all__ = ["PRIMARY_METRIC", "ChoiceExample", "classification_scores", "predict_examples", "ClassificationExample", "MLMExample", "QAExample", "TrainResult",
            "epoch_batches", "evaluate", "masked_logits", "model_card", "overlay_tensors", "read_examples",
            "read_jsonl", "read_squad", "read_tsv", "seeded_split", "train", "word_units"]
