@@ -367,7 +367,8 @@ def _qnli(root: Path) -> Prepared:
     test = [examples[i] for i in te]
     baseline = _majority([e.label for e in train_set], [e.label for e in test])
     return Prepared(train_set, [examples[i] for i in dv],
-                    {"qnli-test": TestSet(test, "a held-out third of GLUE QNLI dev", "majority class", baseline)},
+                    {"qnli-test": TestSet(test, "a third of GLUE QNLI dev, split by row: rows of the same question and "
+                                          "paragraph also fall in the training part, so this is not held out by article", "majority class", baseline)},
                     {"glue/QNLI/dev.tsv": f"seeded permutation (numpy RandomState(0)) of its {len(rows)} rows: "
                                           f"first {len(te)} test, next {len(dv)} dev, the rest train",
                      "squad/squadshifts-new_wiki.json": f"the first {len(silver)} silver pairs built by QNLI's own rule "
