@@ -72,3 +72,22 @@ def test_chinese_qa_leaves_out_every_expmrc_paragraph():
 def test_sst2_uses_the_standard_splits():
     prepared = RECIPES["minilm-sst2"].build(DATA)
     assert (len(prepared.train), len(prepared.dev), len(prepared.tests["sst2-test"].examples)) == (6920, 872, 1821)
+
+
+@needs_data
+def test_masked_lm_recipes_record_the_paragraphs_they_trained_on(tmp_path):
+    from interpeval.benchmarks.plm import knowledge
+    from interpeval.benchmarks.plm.build import TRAINED_TEXTS, trained_text_hashes
+    from interpeval.benchmarks.plm.words import text_hash
+
+    (tmp_path / TRAINED_TEXTS).write_text(json.dumps(RECIPES["me5-small-mlm"].build(DATA).extra_files[TRAINED_TEXTS]))
+    hashes = trained_text_hashes(str(tmp_path))
+    records, _ = _chinese_records(DATA)
+    assert {text_hash(r["context"]) for r in records} <= hashes
+    assert not {text_hash(c) for c in _contexts(DATA / "xquad" / "xquad.zh.json")} & hashes
+    # the masked-LM benchmark's Chinese knowledge items from those paragraphs are the ones a build skips
+    items = [it for pool in knowledge.knowledge_items(DATA, "zh").values() for it in pool]
+    kept = [it for it in items if it.provenance["text_sha1"] not in hashes]
+    assert 0 < len(kept) < len(items)
+    assert {it.provenance["source"] for it in items if it not in kept} == {"cmrc2018/cmrc2018_trial.json",
+                                                                          "cmrc2018/cmrc2018_dev.json"}

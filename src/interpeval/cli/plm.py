@@ -74,7 +74,7 @@ def build_cmd(
 ) -> None:
     """Build the benchmark from the real sources; every rationale is silver and names its rule."""
     from interpeval import validate
-    from interpeval.benchmarks.plm.build import build, exclusion_hashes
+    from interpeval.benchmarks.plm.build import build, exclusion_hashes, trained_text_hashes
     from interpeval.benchmarks.plm.records import LANGS
 
     _check_common(out, device, None, ("--per-dimension", per_dimension))
@@ -90,11 +90,13 @@ def build_cmd(
             from interpeval.models import load
 
             models[lang] = load(names[lang], kind="masked-lm", device=device)
-    summary = build(_data_dir(data_dir), out, chosen, per_dimension, models, unique_ratio,
-                    exclude=exclusion_hashes(exclude_texts))
+    exclude = exclusion_hashes(exclude_texts).union(*(trained_text_hashes(names[lang]) for lang in models))
+    summary = build(_data_dir(data_dir), out, chosen, per_dimension, models, unique_ratio, exclude=exclude)
     for lang, dims in summary.counts.items():
         for dim, counts in dims.items():
-            typer.echo(f"{lang} {dim}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+            skipped = summary.excluded.get(lang, {}).get(dim, 0)
+            typer.echo(f"{lang} {dim}: " + ", ".join(f"{k} {v}" for k, v in counts.items())
+                       + (f" ({skipped} candidates skipped: trained on)" if skipped else ""))
     for key, why in summary.unavailable.items():
         typer.echo(f"{key}: not built ({why})")
     for path in summary.files.values():

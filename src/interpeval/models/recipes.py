@@ -463,6 +463,16 @@ def _mlm_texts(texts: Sequence[str], words_per_chunk: int = 90) -> list[MLMExamp
     return [e for e in out if len(e.text) > 20]
 
 
+def _trained_texts(paragraphs: Sequence[str]) -> dict[str, Any]:
+    """``trained_texts.json`` of a masked-LM head: the paragraphs its training and dev chunks come from, as the
+    masked-LM benchmark hashes its source texts, so that ``interpeval plm`` never evaluates on them."""
+    from interpeval.benchmarks.plm.build import TRAINED_TEXTS
+    from interpeval.benchmarks.plm.words import text_hash
+
+    return {TRAINED_TEXTS: {"what": "interpeval.benchmarks.plm.words.text_hash of every paragraph trained on",
+                            "text_sha1": sorted({text_hash(p) for p in paragraphs})}}
+
+
 def _unique_contexts(path: Path) -> list[str]:
     return list(dict.fromkeys(r["context"] for r in _squad_records(path)))
 
@@ -482,7 +492,7 @@ def _mlm_en(root: Path) -> Prepared:
                     {**{k: v for k, v in _english_qa_split(root).items() if "squadshifts" in k},
                      "text": "unique SQuADShifts paragraphs of the train part, cut into 90-word chunks",
                      "not used": "SQuAD / XQuAD / ExpMRC paragraphs and UD sentences (the masked-LM benchmark is "
-                                 "built from them)"})
+                                 "built from them)"}, extra_files=_trained_texts(train_texts + dev_texts))
 
 
 def _chinese_records(root: Path) -> tuple[list[dict[str, Any]], set[str]]:
@@ -532,7 +542,7 @@ def _mlm_zh(root: Path) -> Prepared:
         "xquad-en-text": TestSet(test_en, "XQuAD-en paragraphs (never trained on)", "unigram", {})},
         {"cmrc2018": "clean CMRC 2018 paragraphs (as for the QA head)", "expmrc/c3/expmrc-c3-dev.json":
          "C3 documents", "squad/squadshifts-new_wiki.json": "train-part paragraphs (English)",
-         "chunks": "sha1(chunk) % 20 == 0 is dev"})
+         "chunks": "sha1(chunk) % 20 == 0 is dev"}, extra_files=_trained_texts(contexts + c3_docs + english))
 
 
 RECIPES: dict[str, Recipe] = {r.name: r for r in [

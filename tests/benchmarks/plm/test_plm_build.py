@@ -130,6 +130,7 @@ def test_build_excludes_texts_a_model_trained_on(data_dir, tmp_path):
     texts = {r.sent_text for r in read_golden(summary.files["en"])}
     assert not any("Four months later" in t or "four months later" in t for t in texts)
     assert any("Darin Fisher" in t for t in texts)
+    assert summary.excluded["en"]["grammar"] >= 1
 
 
 def test_missing_source_is_reported_before_work(tmp_path):

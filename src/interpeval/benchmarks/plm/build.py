@@ -52,9 +52,12 @@ class BuildSummary:
     unavailable: dict[str, str] = field(default_factory=dict)
     files: dict[str, str] = field(default_factory=dict)
     models: dict[str, str | None] = field(default_factory=dict)
+    #: candidates skipped per language and dimension because their source text is in ``exclude``
+    excluded: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"counts": self.counts, "unavailable": self.unavailable, "files": self.files, "models": self.models}
+        return {"counts": self.counts, "unavailable": self.unavailable, "files": self.files, "models": self.models,
+                "excluded": self.excluded}
 
 
 def source_files(data_dir: Path, langs: Sequence[str]) -> list[Path]:
@@ -81,6 +84,24 @@ def exclusion_hashes(paths: Sequence[str | Path]) -> frozenset[str]:
             raise DataError(path, None, f"cannot be read ({err.strerror})") from None
         out.update(text_hash(line) for line in lines if line.strip())
     return frozenset(out)
+
+
+#: written next to a zoo masked-LM artifact by its recipe: the hashes of the paragraphs it trained on
+TRAINED_TEXTS = "trained_texts.json"
+
+
+def trained_text_hashes(name_or_path: str) -> frozenset[str]:
+    """The :func:`~interpeval.benchmarks.plm.words.text_hash` values of the texts a zoo masked LM was trained on
+    (its recipe's ``trained_texts.json``); empty for a model that records none (e.g. a hub model)."""
+    import json
+
+    from interpeval.models.zoo import path as zoo_path
+
+    folder = zoo_path(name_or_path) if "/" not in name_or_path else Path(name_or_path)
+    listing = folder / TRAINED_TEXTS if folder is not None else None
+    if listing is None or not listing.is_file():
+        return frozenset()
+    return frozenset(json.loads(listing.read_text(encoding="utf-8"))["text_sha1"])
 
 
 def spread(pools: dict[str, list[Item]], limit: int) -> list[Item]:
@@ -144,8 +165,11 @@ def build(data_dir: str | Path, out_dir: str | Path, langs: Sequence[str] = LANG
             if (lang, dim) in UNAVAILABLE:
                 summary.unavailable[f"{lang}/{dim}"] = UNAVAILABLE[(lang, dim)]
                 continue
+            candidates = BUILDERS[dim](data_dir, lang)
             pools = {rule: [it for it in pool if it.provenance.get("text_sha1") not in exclude]
-                     for rule, pool in BUILDERS[dim](data_dir, lang).items()}
+                     for rule, pool in candidates.items()}
+            summary.excluded.setdefault(lang, {})[dim] = (sum(map(len, candidates.values()))
+                                                          - sum(map(len, pools.values())))
             originals = spread(pools, per_dimension)
             partners = [[p for p in (insert_or_delete(it), transform(it)) if p is not None] for it in originals]
             if model is not None:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from interpeval.benchmarks.plm.build import build
+from interpeval.benchmarks.plm.build import build, trained_text_hashes
 from interpeval.benchmarks.plm.records import read_golden, write_predictions
 from interpeval.benchmarks.plm.run import DEFAULT_EXPLAINERS, evaluate, predictions
 from interpeval.benchmarks.plm.tables import (
@@ -104,7 +104,9 @@ def run_all(data_dir: str | Path, out_dir: str | Path, models: dict[str, str] | 
             exclude: frozenset[str] = frozenset()) -> list[Path]:
     """Build both languages with their zoo MLM, evaluate with ATT and IG, write tables, figures and a report.
 
-    ``exclude``: hashes of texts the models trained on (:func:`~interpeval.benchmarks.plm.build.exclusion_hashes`).
+    ``exclude``: hashes of texts the models trained on (:func:`~interpeval.benchmarks.plm.build.exclusion_hashes`);
+    the texts a zoo head records as trained on (``trained_texts.json``) are always added, so that no evaluated
+    record comes from a paragraph the model saw.
     """
     from interpeval.models import load
 
@@ -114,6 +116,7 @@ def run_all(data_dir: str | Path, out_dir: str | Path, models: dict[str, str] | 
         models = {lang: shipped_head("masked-lm", lang) for lang in ("en", "zh")}
     out_dir = Path(out_dir)
     loaded = {lang: load(name, kind="masked-lm", device=device) for lang, name in models.items()}
+    exclude = exclude.union(*(trained_text_hashes(name) for name in models.values()))
     summary = build(data_dir, out_dir / "data", langs=tuple(models), per_dimension=per_dimension, models=loaded,
                     exclude=exclude)
     specs = specs or explainer_specs(["ATT", "IG"])
