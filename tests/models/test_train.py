@@ -14,7 +14,9 @@ from interpeval.models.train import (
     ChoiceExample,
     MLMExample,
     _answer_f1,
+    choice_pair,
     epoch_batches,
+    evaluate,
     overlay_tensors,
     read_squad,
     read_tsv,
@@ -111,6 +113,16 @@ def test_qa_with_evidence_mc_and_mlm_train_and_load(tmp_path):
     # full fine-tuning stores changes, never the (frozen) word embeddings
     assert not any("word_embeddings" in k for k in stored) and any(k.endswith(".delta") for k in stored)
     assert load(tmp_path / "mlm", device="cpu").kind == "masked-lm"
+
+
+def test_multiple_choice_accuracy_batches_items_by_option_count():
+    qa = read_squad(SQUAD)[:10]
+    mc = [ChoiceExample(e.context[:80], e.question, [e.answer_text, "none of these", "all", "some"][: 2 + i % 3],
+                        i % 2) for i, e in enumerate(qa)]
+    model = tiny("multiple-choice", batch_size=4)
+    one_by_one = [int(model.predict([e.context], [[choice_pair(e.question, o) for o in e.options]])[0]) == e.label
+                  for e in mc]
+    assert evaluate(model, "multiple-choice", mc)["accuracy"] == pytest.approx(np.mean(one_by_one))
 
 
 def test_int8_changes_reload_the_trained_weights(tmp_path):

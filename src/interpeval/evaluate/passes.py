@@ -18,8 +18,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from interpeval.explain._perturb import length_batches
-from interpeval.models.base import Model, Target
+from interpeval.models.base import Model, Target, length_batches
 
 
 class SharedPasses:

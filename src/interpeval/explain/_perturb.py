@@ -9,14 +9,12 @@ per sample) and scores them in one forward pass under ``torch.inference_mode``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import torch
 from transformers import BatchEncoding
 
 from interpeval.explain.base import Explainer, fixed_mask
-from interpeval.models.base import Model, Target
+from interpeval.models.base import Model, Target, length_batches
 
 REMOVALS = ("attention", "mask", "pad", "unk")
 UNITS = ("word", "token")
@@ -62,23 +60,6 @@ def spread(feature_scores: np.ndarray, feature_of_token: torch.Tensor, n_feature
 
 #: Captum hands every perturbation of an input to :class:`PresenceScore` in one call; it batches them itself
 ALL_AT_ONCE = 1 << 20
-def length_batches(lengths: Sequence[int], max_rows: int) -> list[list[int]]:
-    """Indices grouped into batches of similar length for scoring shorter inputs cheaply.
-
-    Rows are taken in order of length; a batch holds at most ``max_rows`` × (the longest length) tokens once padded
-    — the memory of a full batch of the longest input — so short rows share a batch many at a time and a batch pads
-    little. Few, large batches matter on a CPU, where each forward pass has a sizeable fixed cost.
-    """
-    if not lengths:
-        return []
-    budget = max(1, int(max_rows)) * max(lengths)
-    batches: list[list[int]] = []
-    for i in sorted(range(len(lengths)), key=lengths.__getitem__):
-        if batches and (len(batches[-1]) + 1) * lengths[i] <= budget:
-            batches[-1].append(i)
-        else:
-            batches.append([i])
-    return batches
 
 
 class PresenceScore:

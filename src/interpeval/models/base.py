@@ -20,6 +20,25 @@ KINDS = ("masked-lm", "sequence-classification", "regression", "extractive-qa", 
 MODEL_INPUTS = ("input_ids", "inputs_embeds", "attention_mask", "token_type_ids", "position_ids")
 
 
+def length_batches(lengths: Sequence[int], max_rows: int) -> list[list[int]]:
+    """Indices grouped into batches of similar length for scoring shorter inputs cheaply.
+
+    Rows are taken in order of length; a batch holds at most ``max_rows`` × (the longest length) tokens once padded
+    — the memory of a full batch of the longest input — so short rows share a batch many at a time and a batch pads
+    little. Few, large batches matter on a CPU, where each forward pass has a sizeable fixed cost.
+    """
+    if not lengths:
+        return []
+    budget = max(1, int(max_rows)) * max(lengths)
+    batches: list[list[int]] = []
+    for i in sorted(range(len(lengths)), key=lengths.__getitem__):
+        if batches and (len(batches[-1]) + 1) * lengths[i] <= budget:
+            batches[-1].append(i)
+        else:
+            batches.append([i])
+    return batches
+
+
 @dataclass(frozen=True)
 class Target:
     """What an explainer explains: one differentiable scalar per input.

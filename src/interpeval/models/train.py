@@ -373,11 +373,15 @@ def evaluate(model: Model, kind: str, examples: Sequence[Any], seed: int = 0) ->
         r = float(np.corrcoef(pred, gold)[0, 1]) if len(gold) > 1 and pred.std() > 0 else 0.0
         return {"mse": float(((pred - gold) ** 2).mean()), "pearson": r}
     if kind == "multiple-choice":
-        correct = []
-        for e in examples:  # one item at a time: option counts may differ between items
-            pred = model.predict([e.context], [[choice_pair(e.question, o) for o in e.options]])[0]
-            correct.append(int(pred) == e.label)
-        return {"accuracy": float(np.mean(correct))}
+        correct = 0
+        by_size: dict[int, list[Any]] = {}
+        for e in examples:  # a batch needs one number of options: items are grouped by it
+            by_size.setdefault(len(e.options), []).append(e)
+        for group in by_size.values():
+            pred = model.predict([e.context for e in group],
+                                 [[choice_pair(e.question, o) for o in e.options] for e in group])
+            correct += sum(int(p) == e.label for p, e in zip(pred, group, strict=True))
+        return {"accuracy": correct / len(examples)}
     if kind == "extractive-qa":
         preds = model.predict([e.question for e in examples], [e.context for e in examples])
         has_null = any(e.answer_start < 0 for e in examples)
