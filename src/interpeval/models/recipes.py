@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from interpeval.benchmarks.quackie.data import SQUAD2_TRAIN_ARTICLES
 from interpeval.errors import InterpevalError
 from interpeval.models.train import (
     ChoiceExample,
@@ -36,10 +37,6 @@ from interpeval.models.train import (
     train,
 )
 
-#: SQuAD 2.0 dev-part articles a QA model may train on: not in ExpMRC SQuAD dev, not QUACKIE's held-out articles.
-SQUAD2_TRAIN_ARTICLES = ("Computational_complexity_theory", "European_Union_law", "Force", "Huguenot",
-                         "Immune_system", "Imperialism", "Islamism", "Packet_switching", "Scottish_Parliament",
-                         "Warsaw")
 SQUADSHIFTS = ("new_wiki", "reddit", "amazon_reviews")
 #: the recipes behind ``interpeval quackie train cls|qa``
 QUACKIE_RECIPES = {"cls": "minilm-quackie-cls", "qa": "minilm-squad"}

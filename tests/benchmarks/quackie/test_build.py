@@ -13,7 +13,13 @@ from interpeval.benchmarks.quackie.build import (
     build_instances,
     official_answer_sentence,
 )
-from interpeval.benchmarks.quackie.data import DATASETS, HELD_OUT_ARTICLES, dataset_path, load_squad
+from interpeval.benchmarks.quackie.data import (
+    DATASETS,
+    HELD_OUT_ARTICLES,
+    SQUAD2_TRAIN_ARTICLES,
+    dataset_path,
+    load_squad,
+)
 from interpeval.errors import DataError
 from interpeval.text.sentences import sent_tokenize
 
@@ -147,7 +153,7 @@ def test_vendored_datasets_load_and_sentences_are_punkt_exact():
     # SOURCES.md: SQuAD subset 725 questions, of which 411 unanswerable; SQuADShifts always answerable.
     assert counts == {"SQuAD": (314, 411), "NEW_WIKI": (203, 0), "Reddit": (200, 0), "Amazon": (203, 0)}
     titles = {q.title for q in load_squad(dataset_path("SQuAD"))}
-    assert titles == set(HELD_OUT_ARTICLES)
+    assert titles == set(HELD_OUT_ARTICLES) and not titles & set(SQUAD2_TRAIN_ARTICLES)
 
 
 def test_gt_vectors_are_one_hot():
