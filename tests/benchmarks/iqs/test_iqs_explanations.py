@@ -107,15 +107,17 @@ def test_an_interrupted_explanation_run_resumes_where_it_stopped(tmp_path, monke
         return real(model, task, part, methods)
 
     with Store(tmp_path / "uninterrupted.sqlite") as store:
-        expected, _ = module.explain_resumable(store.run("iqs-explanations", {}), model, task, samples, methods)
+        expected, _ = module.explain_resumable(store, model, task, samples, methods)
     monkeypatch.setattr(module, "explain_samples", flaky)
     with Store(tmp_path / "s.sqlite") as store:
-        run = store.run("iqs-explanations", {"t": 1})
         with pytest.raises(Killed):
-            module.explain_resumable(run, model, task, samples, methods, chunk=8)
-        assert len(run.done_ids()) == 4 + 1  # input×gradient in one chunk, LIME one sample at a time
+            module.explain_resumable(store, model, task, samples, methods, chunk=8)
+        runs = {r.config["method"]: r for r in store.runs("iqs-explanations")}
+        # input×gradient in one chunk (finished), LIME one sample at a time: killed on its 2nd, marked failed
+        assert [(runs[m].n_instances, runs[m].status) for m in methods] == [(4, "finished"), (1, "failed")]
         calls.clear()
-        got, costs = module.explain_resumable(store.run("iqs-explanations", {"t": 1}), model, task, samples, methods)
+        got, costs = module.explain_resumable(store, model, task, samples, methods)
+        assert {r.status for r in store.runs("iqs-explanations")} == {"finished"}
     assert calls == [("lime", [s.id]) for s in samples[1:]]  # only what was missing
     assert [(e.sample_id, e.method) for e in got] == [(e.sample_id, e.method) for e in expected]
     for a, b in zip(got, expected, strict=True):

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import inspect
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
 
+from interpeval.benchmarks.base import Benchmark, Record, RunKey, resume
 from interpeval.benchmarks.iqs.tasks import Sample, Task
 from interpeval.errors import InterpevalError
 from interpeval.models.base import Model, Target
-from interpeval.store import Run
+from interpeval.store import Store
 
 #: REFERENCE §6: LIME with 3000 samples and Lasso alpha 3e-4, Kernel SHAP with the same configuration, DeepLIFT with
 #: a zero baseline, IG with 50 steps and a zero baseline (Captum defaults otherwise).
@@ -139,32 +140,48 @@ def explain_samples(model: Model, task: Task, samples: list[Sample],
     return out, costs
 
 
-def explain_resumable(run: Run, model: Model, task: Task, samples: list[Sample],
-                      methods: Mapping[str, Mapping[str, Any]] = PAPER_METHODS, chunk: int = 8
-                      ) -> tuple[list[Explanation], dict[str, float]]:
-    """:func:`explain_samples`, recording every (sample, method) in ``run`` as soon as it is done, so a killed
-    study creation resumes where it stopped (LIME and Kernel SHAP with 3000 perturbations take minutes per sample
-    on a CPU). The cost of a method is the sum of the wall times recorded for its samples."""
-    from interpeval.explain import registry
+class MethodExplanations(Benchmark):
+    """One method's explanations of the protocol's samples as a stored run, so that a killed study creation resumes
+    where it stopped (LIME and Kernel SHAP with 3000 perturbations take minutes per sample on a CPU): methods that
+    call the model once per row are explained one sample per chunk, the others ``chunk`` samples at a time."""
 
+    name = "iqs-explanations"
+
+    def __init__(self, model: Model, task: Task, samples: Sequence[Sample], method: str, params: Mapping[str, Any],
+                 config: Mapping[str, Any], model_name: str, fingerprint: str, chunk: int = 8) -> None:
+        from interpeval.explain import registry
+
+        self.model, self.task, self.samples, self.method, self.params = model, task, list(samples), method, params
+        self.config, self.model_name, self.fingerprint = dict(config), model_name, fingerprint
+        self.chunk = 1 if registry.get(method).rows_per_call == 1 else max(1, int(chunk))
+
+    def key(self) -> RunKey:
+        config = {**self.config, "samples": [s.id for s in self.samples], "method": self.method,
+                  "params": dict(self.params), "chunk": self.chunk, "batch_size": self.model.batch_size}
+        return RunKey(self.name, config, self.model_name, self.fingerprint)
+
+    def instances(self) -> list[Sample]:
+        return self.samples
+
+    def compute(self, items: Sequence[Sample]) -> list[Record]:
+        explanations, cost = explain_samples(self.model, self.task, list(items), {self.method: self.params})
+        return [Record({**e.to_dict(), "cost_s": cost[self.method] / len(items)}) for e in explanations]
+
+
+def explain_resumable(store: Store, model: Model, task: Task, samples: list[Sample],
+                      methods: Mapping[str, Mapping[str, Any]] = PAPER_METHODS, chunk: int = 8,
+                      config: Mapping[str, Any] | None = None, model_name: str = "", fingerprint: str = ""
+                      ) -> tuple[list[Explanation], dict[str, float]]:
+    """:func:`explain_samples` through one resumable stored run per method (:class:`MethodExplanations`, keyed by
+    ``config`` + the method); the cost of a method is the sum of the wall times recorded for its samples."""
     check_methods(methods)
-    done = run.done_ids()
-    for name, params in methods.items():
-        step = 1 if registry.get(name).rows_per_call == 1 else max(chunk, 1)
-        todo = [s for s in samples if f"{s.id}|{name}" not in done]
-        for start in range(0, len(todo), step):
-            part = todo[start:start + step]
-            explanations, cost = explain_samples(model, task, part, {name: params})
-            for e in explanations:
-                run.record(f"{e.sample_id}|{name}", {**e.to_dict(), "cost_s": cost[name] / len(part)})
-    stored = {r["instance_id"]: r for r in run.store.instances(run.id)}
     out: list[Explanation] = []
     costs: dict[str, float] = {}
-    for name in methods:
-        for s in samples:
-            record = stored[f"{s.id}|{name}"]
+    for name, params in methods.items():
+        outcome = resume(MethodExplanations(model, task, samples, name, params, config or {},
+                                            model_name or model.name, fingerprint, chunk), store)
+        for record in outcome.outputs:
             out.append(Explanation(record["sample_id"], name, record["words"], record["segments"],
                                    record["scores"], record["params"]))
             costs[name] = costs.get(name, 0.0) + float(record["cost_s"])
-    run.finish()
     return out, costs

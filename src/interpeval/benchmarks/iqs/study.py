@@ -93,10 +93,10 @@ def build_study(task_name: str, model_name: str, *, data: str | None = None, per
         explanations, costs = explain_samples(model, task, chosen, methods)
     else:
         with Store(store) as results:
-            run = results.run("iqs-explanations", {"task": task.name, "data": source, "methods": methods,
-                                                   "samples": [s.id for s in chosen]}, model=model_name,
-                              data_fingerprint=fingerprint_files(data or default_path(task)))
-            explanations, costs = explain_resumable(run, model, task, chosen, methods, chunk=batch_size)
+            explanations, costs = explain_resumable(results, model, task, chosen, methods, chunk=batch_size,
+                                                    config={"task": task.name, "data": source},
+                                                    model_name=model_name,
+                                                    fingerprint=fingerprint_files(data or default_path(task)))
     by_id = {s.id: (s, y) for s, y in zip(chosen, outputs, strict=True)}
     items = []
     for e in explanations:
