@@ -91,3 +91,19 @@ def test_masked_lm_recipes_record_the_paragraphs_they_trained_on(tmp_path):
     assert 0 < len(kept) < len(items)
     assert {it.provenance["source"] for it in items if it not in kept} == {"cmrc2018/cmrc2018_trial.json",
                                                                           "cmrc2018/cmrc2018_dev.json"}
+
+
+@needs_data
+def test_qnli_test_rows_share_no_question_or_sentence_with_training():
+    prepared = RECIPES["minilm-qnli"].build(DATA)
+    test = prepared.tests["qnli-test"].examples
+    trained_texts = {e.text for e in prepared.train} | {e.pair for e in prepared.train}
+    assert not ({e.text for e in test} | {e.pair for e in test}) & trained_texts
+    assert 0.3 < len(test) / 5463 < 0.37 and prepared.dev  # about a third of the 5,463 dev rows; a dev part
+
+
+def test_linked_groups_join_rows_through_shared_texts():
+    from interpeval.models.recipes import _linked_groups
+
+    groups = _linked_groups([("q1", "s1"), ("q2", "s1"), ("q2", "s2"), ("q3", "s3")])
+    assert groups[0] == groups[1] == groups[2] != groups[3]

@@ -326,6 +326,24 @@ def _thirds(n: int, seed: int = 0) -> tuple[list[int], list[int], list[int]]:
     return order[n_test + n_dev:], order[n_test:n_test + n_dev], order[:n_test]
 
 
+def _linked_groups(rows: Sequence[tuple[str, str]]) -> list[str]:
+    """Per row, a key shared by every row linked to it through a common first or second text (union-find): QNLI
+    pairs each question with sentences of its paragraph, so a group is a paragraph's questions and sentences."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in rows:
+        ra, rb = find("1:" + a), find("2:" + b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)  # the smallest member names the group: the same on every machine
+    return [find("1:" + a) for a, _ in rows]
+
+
 def _stsb(root: Path) -> Prepared:
     rows = _glue_rows(root, "STS-B")
     examples = [ClassificationExample(r["sentence1"], float(r["score"]), r["sentence2"]) for r in rows]
@@ -344,7 +362,8 @@ def _qnli(root: Path) -> Prepared:
     rows = _glue_rows(root, "QNLI")
     names = ["entailment", "not_entailment"]
     examples = [ClassificationExample(r["question"], names.index(r["label"]), r["sentence"]) for r in rows]
-    tr, dv, te = _thirds(len(examples))
+    groups = _linked_groups([(r["question"], r["sentence"]) for r in rows])
+    part = [("test" if b < 10 else "dev" if b < 12 else "train") for b in (bucket(g, 30) for g in groups)]
     silver = []
     from interpeval.text.sentences import sent_spans
 
@@ -360,14 +379,18 @@ def _qnli(root: Path) -> Prepared:
             s, e = rng.choice(others)
             silver.append(ClassificationExample(record["question"], 1, record["context"][s:e]))
     silver = silver[:1000]
-    train_set = [examples[i] for i in tr] + silver
-    test = [examples[i] for i in te]
+    train_set = [e for e, p in zip(examples, part, strict=True) if p == "train"] + silver
+    dev = [e for e, p in zip(examples, part, strict=True) if p == "dev"]
+    test = [e for e, p in zip(examples, part, strict=True) if p == "test"]
     baseline = _majority([e.label for e in train_set], [e.label for e in test])
-    return Prepared(train_set, [examples[i] for i in dv],
-                    {"qnli-test": TestSet(test, "a third of GLUE QNLI dev, split by row: rows of the same question and "
-                                          "paragraph also fall in the training part, so this is not held out by article", "majority class", baseline)},
-                    {"glue/QNLI/dev.tsv": f"seeded permutation (numpy RandomState(0)) of its {len(rows)} rows: "
-                                          f"first {len(te)} test, next {len(dv)} dev, the rest train",
+    return Prepared(train_set, dev,
+                    {"qnli-test": TestSet(test, f"a third of GLUE QNLI dev held out by paragraph: {len(test)} rows "
+                                          f"of {sum(b < 10 for b in (bucket(g, 30) for g in set(groups)))} "
+                                          "paragraphs, none of whose questions or sentences is in training",
+                                          "majority class", baseline)},
+                    {"glue/QNLI/dev.tsv": f"{len(rows)} rows grouped into {len(set(groups))} paragraphs (rows that "
+                                          "share a question or a sentence, transitively); sha1(group's smallest "
+                                          "text) % 30 → 0-9 test, 10-11 dev, else train",
                      "squad/squadshifts-new_wiki.json": f"the first {len(silver)} silver pairs built by QNLI's own rule "
                                                        "(question + the sentence holding the answer = entailment, "
                                                        "+ another sentence of the paragraph = not_entailment)"},
