@@ -205,3 +205,14 @@ def test_cli_train_and_models(tmp_path):
     assert "sequence-classification" in json.loads((out / "card.json").read_text())["command"]
     listing = runner.invoke(app, ["models"], terminal_width=200)
     assert listing.exit_code == 0 and "tiny-extractive-qa" in listing.output and "minilm" in listing.output
+    cards = runner.invoke(app, ["models", "--cards"])
+    assert cards.exit_code == 0, cards.output
+    from interpeval.models.zoo import artifacts_dir
+
+    for card_file in artifacts_dir().glob("*/card.json"):  # one row per held-out test, numbers as in the card
+        card = json.loads(card_file.read_text())
+        rows = [line for line in cards.output.splitlines() if line.startswith(f"| `{card['name']}`")]
+        assert len(rows) == max(1, len(card.get("heldout", {})))
+        for test in card.get("heldout", {}).values():
+            primary = next(v for v in test["metrics"].values() if isinstance(v, float))
+            assert any(f"({test['n']})" in row and f"{primary:.3f}" in row for row in rows)

@@ -15,13 +15,18 @@ WIDE = 120
 
 
 @app.callback()
-def models() -> None:
+def models(cards: bool = typer.Option(False, "--cards", help="Print the trained heads' held-out scores, "
+                                                               "baselines and training cost from their cards, as "
+                                                               "the README's markdown table.")) -> None:
     """Print the zoo: name, kind, present, where it loads from, description (a table on wide terminals)."""
     from rich.padding import Padding
     from rich.text import Text
 
-    from interpeval.models.zoo import available
+    from interpeval.models.zoo import available, heldout_table
 
+    if cards:
+        typer.echo(heldout_table())
+        return
     console = Console()
     entries = available()
     if console.width >= WIDE:

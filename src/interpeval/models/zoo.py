@@ -97,6 +97,42 @@ def available() -> list[ZooEntry]:
     return entries
 
 
+_TASKS = {"masked-lm": "masked LM", "sequence-classification": "classification", "regression": "regression",
+          "extractive-qa": "extractive QA", "multiple-choice": "multiple choice"}
+
+
+def _scores(metrics: dict[str, float]) -> str:
+    return ", ".join(f"{k} {v:.3f}" for k, v in metrics.items() if isinstance(v, float))
+
+
+def heldout_table() -> str:
+    """The shipped heads as the README's markdown table, read from their cards: training data, held-out test (n),
+    score, trivial baseline, training cost. A head not made by a recipe is marked "previous generation"."""
+    lines = ["| name | task | training data (split in the card) | held-out test (n) | score | trivial baseline | "
+             "training |", "|---|---|---|---|---|---|---|"]
+    for folder in _artifacts():
+        card_file = folder / "card.json"
+        if not card_file.exists():
+            continue
+        card = json.loads(card_file.read_text())
+        recipe = str(card.get("command", "")).startswith("interpeval train recipe")
+        files = [k for k in card.get("split", {}) if "/" in k or k.endswith(".json")] if recipe else []
+        data = "; ".join(files) or card.get("data", "")
+        layers = card.get("train_layers")
+        training = (f"{card.get('steps')} steps, {card.get('wall_time_s', 0) / 60:.0f} min on {card.get('device')} "
+                    f"({'full fine-tuning' if layers is None else f'top {layers} layers'})")
+        tests = list(card.get("heldout", {}).values()) or [
+            {"what": f"seeded {card.get('eval_fraction', 0):.0%} split of the same file", "n": card.get("n_eval"),
+             "metrics": card.get("metrics", {}), "baseline_name": "—"}]
+        for test in tests:
+            baseline = _scores(test.get("baseline", {}))
+            lines.append(f"| `{card['name']}`{'' if recipe else ' (previous generation)'} | "
+                         f"{_TASKS.get(card['kind'], card['kind'])} | {data} | {test['what']} ({test['n']}) | "
+                         f"{_scores(test['metrics'])} | {test['baseline_name']}{': ' + baseline if baseline else ''} | "
+                         f"{training} |")
+    return "\n".join(lines)
+
+
 def path(name: str) -> Path | None:
     """The directory a zoo name loads from (converting me5-small on first use); None if not a zoo name.
 
