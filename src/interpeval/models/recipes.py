@@ -678,8 +678,10 @@ def run_recipe(name: str, data_root: str | Path, out: str | Path, device: str = 
                    description=recipe.description, progress=False, **settings)
     from interpeval.models.load import load
 
-    model = load(out, device=device, batch_size=64 if recipe.kind != "multiple-choice" else 8,
-                 max_length=settings["max_length"])
+    # QA is scored on whole contexts (up to the encoder's 512 positions), as the benchmarks run it, whatever
+    # length it trained on
+    test_length = 512 if recipe.kind == "extractive-qa" else settings["max_length"]
+    model = load(out, device=device, batch_size=64 if recipe.kind != "multiple-choice" else 8, max_length=test_length)
     for test_name, test in prepared.tests.items():
         if prepared.folds:
             metrics = cv
@@ -695,7 +697,7 @@ def run_recipe(name: str, data_root: str | Path, out: str | Path, device: str = 
                               "baseline_name": test.baseline_name, "baseline": baseline}
     card_path = out / "card.json"
     card = json.loads(card_path.read_text())
-    card.update(heldout=heldout, split=prepared.split, data=f"{len(prepared.train)} training examples built by "
+    card.update(heldout=heldout, test_max_length=test_length, split=prepared.split, data=f"{len(prepared.train)} training examples built by "
                 f"recipe {name} from the shared data folder", n_train=len(prepared.train))
     card_path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
     (out / "MODEL_CARD.md").write_text(model_card(card))

@@ -719,6 +719,8 @@ def model_card(card: dict[str, Any]) -> str:
     for name, test in (card.get("heldout") or {}).items():
         lines.append(f"- held-out **{name}** (n = {test['n']}; {test['what']}): {_scores(test['metrics'])}; "
                      f"trivial baseline ({test['baseline_name']}): {_scores(test['baseline'])}")
+    if card.get("heldout") and card.get("test_max_length"):
+        lines.append(f"- held-out tests scored with inputs of up to {card['test_max_length']} tokens")
     split = card.get("split")
     if split:
         lines.append("- exact split (files relative to the data folder):")
