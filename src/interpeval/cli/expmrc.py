@@ -50,7 +50,7 @@ def baselines(
         subsets: str = typer.Option(",".join(SUBSETS), help="Comma-separated subsets."),
         data_dir: Path = typer.Option(None, help="Folder with <subset>/expmrc-<subset>-dev.json (default: vendored)."),
         qa_model: str = typer.Option(None, help="Extractive-QA model for English span answers (default: the zoo's "
-                                                "minilm-squad-evidence when it is installed; none: rows left out)."),
+                                                "minilm-squad when it is installed; none: rows left out)."),
         qa_model_zh: str = typer.Option("", help="Extractive-QA model for CMRC 2018 (none: model rows left out)."),
         mc_model: str = typer.Option("", help="Multiple-choice model (none: the unsupervised overlap scorer)."),
         store: Path = typer.Option(None, help="Results store (default: $INTERPEVAL_STORE or the user data dir)."),
@@ -72,7 +72,7 @@ def baselines(
     if qa_model is None:
         from interpeval.models import available
 
-        qa_model = next((e.name for e in available() if e.name == "minilm-squad-evidence" and e.present), "")
+        qa_model = next((e.name for e in available() if e.name == "minilm-squad" and e.present), "")
     paths = {s: (data_dir / s / f"expmrc-{s}-dev.json" if data_dir else dev_path(s)) for s in chosen}
     written = run_table3(paths, out, qa_model=qa_model, qa_model_zh=qa_model_zh, mc_model=mc_model,
                          store_path=None if no_store else store, use_store=not no_store)

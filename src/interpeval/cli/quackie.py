@@ -34,7 +34,7 @@ def run(
     = Path("quackie-results"),
     store: Annotated[Path | None, typer.Option(help="results database (default: $INTERPEVAL_STORE or user dir)")]
     = None,
-    qa_model: Annotated[str | None, typer.Option(help="model to explain as QA (default minilm-quackie-qa)")] = None,
+    qa_model: Annotated[str | None, typer.Option(help="model to explain as QA (default minilm-squad)")] = None,
     cls_model: Annotated[str | None, typer.Option(help="model to explain as Classification "
                                                        "(default minilm-quackie-cls)")] = None,
     check: Annotated[bool, typer.Option(help="ground-truth verification (paper Table 2)")] = True,

@@ -184,12 +184,16 @@ class Model:
         """Kind-specific predictions; see the subclass."""
         raise NotImplementedError
 
+    def _encodings(self, texts: list[Any], pairs: Sequence[Any] | None):
+        """Yield the encoding of each batch of ``batch_size`` texts."""
+        for start in range(0, len(texts), self.batch_size):
+            chunk_pairs = None if pairs is None else pairs[start:start + self.batch_size]
+            yield self.tokenize(texts[start:start + self.batch_size], chunk_pairs)
+
     def _batches(self, texts: list[Any], pairs: Sequence[Any] | None):
         """Yield ``(encoding, forward output)`` per batch of ``batch_size``, without gradients."""
         with torch.no_grad():
-            for start in range(0, len(texts), self.batch_size):
-                chunk_pairs = None if pairs is None else pairs[start:start + self.batch_size]
-                enc = self.tokenize(texts[start:start + self.batch_size], chunk_pairs)
+            for enc in self._encodings(texts, pairs):
                 yield enc, self.forward(enc)
 
     # ----------------------------------------------------------------------------------------------- internals

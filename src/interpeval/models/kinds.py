@@ -91,21 +91,34 @@ class MaskedLMModel(Model):
                 return head
         raise ValueError(f"{self.name}: no masked-LM head found (cls / lm_head)")
 
-    def score(self, inputs: dict[str, Any], target: Target) -> torch.Tensor:
-        """As :meth:`Model.score`, but the vocabulary head runs only at the [MASK] positions: the target reads
-        nothing else, and for a 250k-piece vocabulary (multilingual-e5) the head costs more than the encoder."""
-        self.check_target(target)
+    def masked_logits(self, inputs: dict[str, Any], target: Target | None = None
+                      ) -> tuple[torch.Tensor, torch.Tensor]:
+        """``(logits [n_masks, V], mask [B, L])``: the vocabulary head runs only at the [MASK] positions (those of
+        ``target`` when it gives them). Every masked-LM output reads nothing else, and for a 250k-piece vocabulary
+        (multilingual-e5) the head over every position costs tens of times the encoder."""
         model_inputs = {k: inputs[k] for k in MODEL_INPUTS if inputs.get(k) is not None}
         if "input_ids" in model_inputs and "inputs_embeds" in model_inputs:
             model_inputs.pop("input_ids")
         hidden = self.hf.base_model(**model_inputs).last_hidden_state
-        mask = self._mask(inputs, target, hidden.shape)
-        return self._pick_masked(self.lm_head()(hidden[mask]), mask, target).float()
+        mask = self._mask(inputs, target or Target("masked_token_prob"), hidden.shape)
+        return self.lm_head()(hidden[mask]), mask
 
-    def _score(self, output: Any, inputs: dict[str, Any], target: Target) -> torch.Tensor:
-        logits = output.logits
-        mask = self._mask(inputs, target, logits.shape)
-        return self._pick_masked(logits[mask], mask, target)
+    def _masked_batches(self, texts: list[str], pairs: Sequence[str] | None = None, target: Target | None = None):
+        """Yield ``(logits [n_masks, V], mask)`` per batch, without gradients."""
+        with torch.no_grad():
+            for enc in self._encodings(texts, pairs):
+                yield self.masked_logits(enc, target)
+
+    def score(self, inputs: dict[str, Any], target: Target) -> torch.Tensor:
+        self.check_target(target)
+        return self._pick_masked(*self.masked_logits(inputs, target), target).float()
+
+    def score_texts(self, texts: str | Sequence[str], pairs: Sequence[Any] | None = None,
+                    target: Target | None = None) -> np.ndarray:
+        target = target or self.default_target()
+        self.check_target(target)
+        return np.concatenate([self._pick_masked(logits, mask, target).float().cpu().numpy()
+                               for logits, mask in self._masked_batches(_as_list(texts, "texts"), pairs, target)])
 
     def _pick_masked(self, logits: torch.Tensor, mask: torch.Tensor, target: Target) -> torch.Tensor:
         """Per row, the summed probability of the target's token at each [MASK] (``logits``: [n_masks, V])."""
@@ -126,10 +139,11 @@ class MaskedLMModel(Model):
     def predict(self, texts: str | Sequence[str], pairs: Sequence[str] | None = None) -> list[list[int]]:
         """Predicted token id at each [MASK] position, per text."""
         out: list[list[int]] = []
-        for enc, res in self._batches(_as_list(texts, "texts"), pairs):
-            best = res.logits.argmax(-1)
-            mask = enc["input_ids"] == self.tokenizer.mask_token_id
-            out.extend(best[row][mask[row]].tolist() for row in range(best.shape[0]))
+        for logits, mask in self._masked_batches(_as_list(texts, "texts"), pairs):
+            best = logits.argmax(-1).tolist()
+            for count in mask.sum(1).tolist():
+                out.append(best[:count])
+                best = best[count:]
         return out
 
     def answer_ids(self, answer: str) -> tuple[int, ...]:
@@ -155,14 +169,13 @@ class MaskedLMModel(Model):
         if k < 1:
             raise ValueError(f"k must be >= 1, got {k}")
         out: list[list[tuple[tuple[int, ...], float]]] = []
-        for enc, res in self._batches(_as_list(texts, "texts"), None):
-            logp = torch.log_softmax(res.logits.float(), dim=-1)
-            mask = enc["input_ids"] == self.tokenizer.mask_token_id
-            for row in range(logp.shape[0]):
-                positions = mask[row].nonzero(as_tuple=True)[0]
-                if len(positions) == 0:
+        for logits, mask in self._masked_batches(_as_list(texts, "texts")):
+            logp = torch.log_softmax(logits.float(), dim=-1)  # [n_masks, V], rows in text order
+            for count in mask.sum(1).tolist():
+                if count == 0:
                     raise ValueError(f"text {len(out)} has no {self.tokenizer.mask_token} token to fill")
-                top = logp[row, positions].topk(min(k, logp.shape[-1]), dim=-1)
+                top = logp[:count].topk(min(k, logp.shape[-1]), dim=-1)
+                logp = logp[count:]
                 beams: list[tuple[tuple[int, ...], float]] = [((), 0.0)]
                 for values, ids in zip(top.values.tolist(), top.indices.tolist(), strict=True):
                     grown = [(seq + (i,), score + v) for seq, score in beams for v, i in zip(values, ids, strict=True)]

@@ -35,12 +35,27 @@ def test_fill_mask_returns_the_exact_k_best_joint_fillings(tiny_mlm):
                                        abs=1e-5)
 
 
-def test_score_runs_the_head_at_the_masks_only_with_the_same_values(tiny_mlm):
-    enc = tiny_mlm.tokenize(["the film was a [MASK] [MASK] surprise .", "a [MASK] , dull [MASK] ."])
-    target = Target("masked_token_prob", token_ids=(2000, 3000))
+def test_the_head_runs_at_the_masks_only_with_the_same_values(tiny_mlm):
+    """score / score_texts / predict / fill_mask equal their values from the head over every token, on a padded
+    batch whose rows have different numbers of masks."""
+    texts = ["the film was a [MASK] [MASK] surprise .", "a [MASK] , dull [MASK] .", "so [MASK] ."]
+    enc = tiny_mlm.tokenize(texts)
     with torch.no_grad():
-        full = tiny_mlm._score(tiny_mlm.forward(enc), enc, target)  # the head over every token
-        np.testing.assert_allclose(tiny_mlm.score(enc, target).numpy(), full.numpy(), rtol=1e-6)
+        probs = torch.softmax(tiny_mlm.forward(enc).logits.float(), -1)  # the head over every token
+    masks = enc["input_ids"] == tiny_mlm.tokenizer.mask_token_id
+    per_row = [probs[row][masks[row]] for row in range(len(texts))]  # [n_masks_of_row, V]
+    gold = (2000, 3000)
+    target = Target("masked_token_prob", token_ids=gold)
+    want = [float(p[0, gold[0]] + p[1, gold[1]]) for p in per_row[:2]]
+    with torch.no_grad():
+        np.testing.assert_allclose(tiny_mlm.score(tiny_mlm.tokenize(texts[:2]), target).numpy(), want, rtol=1e-5)
+    np.testing.assert_allclose(tiny_mlm.score_texts(texts[:2], target=target), want, rtol=1e-5)
+    best = [p.max(-1) for p in per_row]
+    np.testing.assert_allclose(tiny_mlm.score_texts(texts), [b.values.sum().item() for b in best], rtol=1e-5)
+    assert tiny_mlm.predict(texts) == [b.indices.tolist() for b in best]
+    for row, filled in enumerate(tiny_mlm.fill_mask(texts, k=1)):
+        assert filled[0][0] == tuple(best[row].indices.tolist())
+        assert filled[0][1] == pytest.approx(best[row].values.log().sum().item(), abs=1e-4)
 
 
 def test_model_input_puts_one_mask_per_answer_token(tiny_mlm):

@@ -103,7 +103,7 @@ class Classifier:
 
 #: The paper's two kinds, trained here from MiniLM (see SOURCES.md of data/squad and the artifacts' model cards).
 CLASSIFIERS: dict[str, Classifier] = {
-    "QA": Classifier("QA", "minilm-quackie-qa", Target("p_answer")),
+    "QA": Classifier("QA", "minilm-squad", Target("p_answer")),
     "Classification": Classifier("Classification", "minilm-quackie-cls", Target("class_prob", index=1)),
 }
 
