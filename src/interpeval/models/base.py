@@ -197,6 +197,10 @@ class Model:
                 yield enc, self.forward(enc)
 
     # ----------------------------------------------------------------------------------------------- internals
+    def _states_forward(self, inputs: dict[str, Any], **kwargs: Any) -> Any:
+        """The forward pass :meth:`hidden_states` reads layers and attentions from."""
+        return self.forward(inputs, **kwargs)
+
     def hidden_states(self, texts: str | Sequence[str], pairs: Sequence[str] | None = None,
                       layers: Sequence[int] | None = None, attentions: bool = False) -> HiddenStates:
         """Hidden states of every (or the listed) layer for a batch, padded to its longest text, on CPU.
@@ -222,7 +226,7 @@ class Model:
                 for start in range(0, len(texts), self.batch_size):
                     part = {k: v[start:start + self.batch_size] for k, v in enc.items()
                             if k in MODEL_INPUTS and isinstance(v, torch.Tensor)}
-                    out = self.forward(part, output_hidden_states=True, output_attentions=attentions)
+                    out = self._states_forward(part, output_hidden_states=True, output_attentions=attentions)
                     for k in wanted:
                         states[k].append(out.hidden_states[k].float().cpu())
                         if attentions and k > 0:

@@ -103,6 +103,10 @@ class MaskedLMModel(Model):
         mask = self._mask(inputs, target or Target("masked_token_prob"), hidden.shape)
         return self.lm_head()(hidden[mask]), mask
 
+    def _states_forward(self, inputs: dict[str, Any], **kwargs: Any) -> Any:
+        """The encoder alone: layers and attentions do not need the vocabulary head."""
+        return self.hf.base_model(**{k: inputs[k] for k in MODEL_INPUTS if inputs.get(k) is not None}, **kwargs)
+
     def _masked_batches(self, texts: list[str], pairs: Sequence[str] | None = None, target: Target | None = None):
         """Yield ``(logits [n_masks, V], mask)`` per batch, without gradients."""
         with torch.no_grad():

@@ -56,6 +56,11 @@ def test_the_head_runs_at_the_masks_only_with_the_same_values(tiny_mlm):
     for row, filled in enumerate(tiny_mlm.fill_mask(texts, k=1)):
         assert filled[0][0] == tuple(best[row].indices.tolist())
         assert filled[0][1] == pytest.approx(best[row].values.log().sum().item(), abs=1e-4)
+    with torch.no_grad():  # the layers ATT and probing read come from the encoder alone, unchanged
+        full = tiny_mlm.forward(enc, output_hidden_states=True).hidden_states
+    states = tiny_mlm.hidden_states(texts)
+    for k, layer in states.layers.items():
+        torch.testing.assert_close(layer, full[k].float())
 
 
 def test_model_input_puts_one_mask_per_answer_token(tiny_mlm):
