@@ -13,6 +13,8 @@ from interpeval.models.recipes import (
     bucket,
     detokenize_ptb,
     part_of,
+    shipped_head,
+    shipped_heads,
 )
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
@@ -107,3 +109,19 @@ def test_linked_groups_join_rows_through_shared_texts():
 
     groups = _linked_groups([("q1", "s1"), ("q2", "s1"), ("q2", "s2"), ("q3", "s3")])
     assert groups[0] == groups[1] == groups[2] != groups[3]
+
+
+def test_shipped_heads_serve_a_language_own_base_first(tmp_path, monkeypatch):
+    from interpeval.errors import InterpevalError
+    from interpeval.models import zoo
+
+    monkeypatch.setattr(zoo, "artifacts_dir", lambda: tmp_path)
+    for name in ("me5-small-mlm", "minilm-mlm", "me5-small-c3"):
+        (tmp_path / name).mkdir()
+    assert shipped_heads("masked-lm", "en") == ["minilm-mlm", "me5-small-mlm"]  # me5-small-mlm trains on English too
+    assert shipped_heads("masked-lm", "zh") == ["me5-small-mlm"]
+    assert shipped_head("multiple-choice", "zh") == "me5-small-c3"
+    with pytest.raises(InterpevalError, match="minilm-race"):  # a Chinese-only head never serves English
+        shipped_heads("multiple-choice", "en")
+    (tmp_path / "minilm-mlm").rmdir()
+    assert shipped_head("masked-lm", "en") == "me5-small-mlm"

@@ -145,9 +145,11 @@ def run_cmd(
 def bench_cmd(
         out: Path = typer.Option(Path("plm-bench"), help="Folder for data/, en/, zh/ and report.html."),
         data_dir: Path = typer.Option(None, help="Sources laid out like shared/data."),
-        model_en: str = typer.Option(None, help="English masked LM (builds Rep./uniqueness, is evaluated); "
-                                     "default: the zoo's English masked-LM head"),
-        model_zh: str = typer.Option(None, help="Chinese masked LM; default: the zoo's Chinese masked-LM head"),
+        model_en: list[str] = typer.Option([], "--model-en", help="English masked LM, repeatable: all are evaluated, "
+                                           "the first also builds Rep./uniqueness; default: the zoo's heads that "
+                                           "serve English (minilm-mlm, me5-small-mlm)"),
+        model_zh: list[str] = typer.Option([], "--model-zh", help="Chinese masked LM, as --model-en; default: the "
+                                           "zoo's Chinese masked-LM head"),
         per_dimension: int = typer.Option(250, help="Originals per dimension and language."),
         eval_per_dimension: int = typer.Option(None, help="Evaluate only the first N originals per dimension."),
         explainers: str = typer.Option("ATT,IG"),
@@ -165,9 +167,10 @@ def bench_cmd(
                   ("--eval-per-dimension", eval_per_dimension))
     for path in exclude_texts:
         validate.input_file(path)
-    from interpeval.models.recipes import shipped_head
+    from interpeval.models.recipes import shipped_heads
 
-    models = {lang: given or shipped_head("masked-lm", lang) for lang, given in (("en", model_en), ("zh", model_zh))}
+    models = {lang: given or shipped_heads("masked-lm", lang)
+              for lang, given in (("en", model_en), ("zh", model_zh))}
     paths = run_all(_data_dir(data_dir), out, models, per_dimension, eval_per_dimension,
                     _specs(explainers, att_direction, [], []), store, device, progress=_progress,
                     exclude=exclusion_hashes(exclude_texts))

@@ -79,6 +79,11 @@ class Recipe:
     description: str
     build: Callable[[Path], Prepared]
     settings: dict[str, Any]
+    #: the languages the head serves (default: the language whose zoo base it is built on, LANGUAGE_BASES)
+    languages: tuple[str, ...] = ()
+
+    def serves(self, language: str) -> bool:
+        return language in self.languages if self.languages else LANGUAGE_BASES.get(language) == self.base
 
 
 # ----------------------------------------------------------------------------------------------------- splits
@@ -600,7 +605,7 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in [
            lambda root: _choice(root, "c3"), {"epochs": 4, "lr": 5e-5, "batch_size": 8, "max_length": 512}),
     Recipe("me5-small-mlm", "masked-lm", "me5-small",
            "Chinese + English masked-LM head: multilingual-e5-small fully fine-tuned with whole-word masking",
-           _mlm_zh, {"epochs": 8, "lr": 2e-4, "batch_size": 64, "max_length": 192}),
+           _mlm_zh, {"epochs": 8, "lr": 2e-4, "batch_size": 64, "max_length": 192}, languages=("zh", "en")),
 ]}
 
 
@@ -608,19 +613,25 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in [
 LANGUAGE_BASES = {"en": "minilm", "zh": "me5-small"}
 
 
-def shipped_head(kind: str, language: str) -> str:
-    """The trained zoo head of ``kind`` for ``language`` that ships in the package (the first recipe of that kind
-    on the language's base whose artifact is installed); a clear error says how to make it when none is."""
+def shipped_heads(kind: str, language: str) -> list[str]:
+    """The trained zoo heads of ``kind`` that serve ``language`` and ship in the package, those on the language's
+    own base first; a clear error says how to make one when none is installed."""
     from interpeval.models.zoo import artifacts_dir
 
     base = LANGUAGE_BASES.get(language)
+    heads = [r.name for r in sorted(RECIPES.values(), key=lambda r: r.base != base)
+             if r.kind == kind and r.serves(language) and (artifacts_dir() / r.name).is_dir()]
+    if heads:
+        return heads
     candidates = [r.name for r in RECIPES.values() if r.kind == kind and r.base == base]
-    for name in candidates:
-        if (artifacts_dir() / name).is_dir():
-            return name
     hint = f"interpeval train recipe {candidates[0]}" if candidates else "interpeval train"
     raise InterpevalError(f"no trained {kind} head for {language!r} ships with this version; make one with "
                           f"`{hint}` (then pass its folder) or name any model")
+
+
+def shipped_head(kind: str, language: str) -> str:
+    """The first of :func:`shipped_heads`: the language's own zoo head of ``kind``."""
+    return shipped_heads(kind, language)[0]
 
 
 # ----------------------------------------------------------------------------------------------------- running
@@ -706,4 +717,4 @@ def run_recipe(name: str, data_root: str | Path, out: str | Path, device: str = 
     return {"name": name, "steps": result.steps, "wall_time_s": result.wall_time_s, "heldout": heldout}
 
 
-__all__ = ["LANGUAGE_BASES", "QUACKIE_RECIPES", "RECIPES", "shipped_head", "Prepared", "Recipe", "TestSet", "bucket", "detokenize_ptb", "part_of", "run_recipe"]
+__all__ = ["LANGUAGE_BASES", "QUACKIE_RECIPES", "RECIPES", "shipped_head", "shipped_heads", "Prepared", "Recipe", "TestSet", "bucket", "detokenize_ptb", "part_of", "run_recipe"]

@@ -1,6 +1,7 @@
 """Masked-segment prediction, ATT directions, metrics on hand-made pairs, and a resumable run on built records."""
 
 import itertools
+import json
 import math
 import subprocess
 import sys
@@ -192,3 +193,23 @@ def test_cli_builds_runs_and_writes_the_tables(data_dir, tmp_path):
     assert "| tiny-masked-lm | random | all |" in (out / "table5-en.md").read_text()
     preds = read_predictions(out / "plm-en-tiny-masked-lm-random.predict.jsonl", read_golden(golden))
     assert len(preds) == len(read_golden(golden)) and (out / "report.html").stat().st_size > 0
+
+
+def test_cli_bench_evaluates_every_model_of_a_language(data_dir, tmp_path):
+    """`plm bench` in one command: both languages built, every --model-en evaluated (the first builds), one report."""
+    from typer.testing import CliRunner
+
+    from interpeval.cli import app
+
+    out = tmp_path / "bench"
+    done = CliRunner().invoke(app, ["plm", "bench", "--data-dir", str(data_dir), "--out", str(out),
+                                    "--model-en", "tiny-masked-lm", "--model-en", "tiny-encoder",
+                                    "--model-zh", "tiny-masked-lm", "--per-dimension", "1", "--explainers", "ATT",
+                                    "--store", str(tmp_path / "s.sqlite")])
+    assert done.exit_code == 0, done.output
+    summary = json.loads((out / "data" / "build-summary.jsonl").read_text().splitlines()[-1])
+    assert summary["models"] == {"en": "tiny-masked-lm", "zh": "tiny-masked-lm"}
+    table4 = (out / "en" / "table4-en.md").read_text()
+    assert "| tiny-masked-lm | all |" in table4 and "| tiny-encoder | all |" in table4
+    assert "| tiny-encoder |" not in (out / "zh" / "table8-zh.md").read_text()
+    assert (out / "report.html").stat().st_size > 0 and (out / "zh" / "figure1-zh.png").is_file()

@@ -97,13 +97,15 @@ def write_html(path: str | Path, outputs: Sequence[dict[str, Any]]) -> Path:
     return write_report(path, "Pretrained-LM rationale benchmark", sections)
 
 
-def run_all(data_dir: str | Path, out_dir: str | Path, models: dict[str, str] | None = None,
+def run_all(data_dir: str | Path, out_dir: str | Path, models: dict[str, Sequence[str]] | None = None,
             per_dimension: int = 250, eval_per_dimension: int | None = None, specs: dict | None = None,
             store_path: str | Path | None = None, device: str = "auto", target: str = "gold",
             progress: Callable[[str, int, int], None] | None = None,
             exclude: frozenset[str] = frozenset()) -> list[Path]:
-    """Build both languages with their zoo MLM, evaluate with ATT and IG, write tables, figures and a report.
+    """Build both languages, evaluate every model of each with ATT and IG, write tables, figures and a report.
 
+    ``models`` maps a language to its masked LMs (default: the zoo heads that serve it); the first one also makes
+    the build's Rep. partners and uniqueness flags.
     ``exclude``: hashes of texts the models trained on (:func:`~interpeval.benchmarks.plm.build.exclusion_hashes`);
     the texts a zoo head records as trained on (``trained_texts.json``) are always added, so that no evaluated
     record comes from a paragraph the model saw.
@@ -111,19 +113,21 @@ def run_all(data_dir: str | Path, out_dir: str | Path, models: dict[str, str] | 
     from interpeval.models import load
 
     if not models:
-        from interpeval.models.recipes import shipped_head
+        from interpeval.models.recipes import shipped_heads
 
-        models = {lang: shipped_head("masked-lm", lang) for lang in ("en", "zh")}
+        models = {lang: shipped_heads("masked-lm", lang) for lang in ("en", "zh")}
     out_dir = Path(out_dir)
-    loaded = {lang: load(name, kind="masked-lm", device=device) for lang, name in models.items()}
-    exclude = exclude.union(*(trained_text_hashes(name) for name in models.values()))
-    summary = build(data_dir, out_dir / "data", langs=tuple(models), per_dimension=per_dimension, models=loaded,
-                    exclude=exclude)
+    cache: dict[str, Any] = {}
+    loaded = {lang: [cache.get(name) or cache.setdefault(name, load(name, kind="masked-lm", device=device))
+                     for name in names] for lang, names in models.items()}
+    exclude = exclude.union(*(trained_text_hashes(name) for names in models.values() for name in names))
+    summary = build(data_dir, out_dir / "data", langs=tuple(models), per_dimension=per_dimension,
+                    models={lang: mlms[0] for lang, mlms in loaded.items()}, exclude=exclude)
     specs = specs or explainer_specs(["ATT", "IG"])
     outputs = []
     with Store(store_path) as store:
         for lang, golden in summary.files.items():
-            results = evaluate_file(golden, [loaded[lang]], specs, store, target, eval_per_dimension, device,
+            results = evaluate_file(golden, loaded[lang], specs, store, target, eval_per_dimension, device,
                                     progress)
             outputs.append(write_outputs(out_dir / lang, golden, results, store))
     report = write_html(out_dir / "report.html", outputs)
