@@ -213,3 +213,19 @@ def test_cli_bench_evaluates_every_model_of_a_language(data_dir, tmp_path):
     assert "| tiny-masked-lm | all |" in table4 and "| tiny-encoder | all |" in table4
     assert "| tiny-encoder |" not in (out / "zh" / "table8-zh.md").read_text()
     assert (out / "report.html").stat().st_size > 0 and (out / "zh" / "figure1-zh.png").is_file()
+
+
+def test_majority_baseline_leaves_each_original_and_its_partners_out():
+    from interpeval.benchmarks.plm.tables import _majority
+
+    def rec(sid, answer, kind=None, rel=()):
+        record = _golden(sid, ["a", "[MASK]"], [0], kind, rel)
+        record.answers = answer
+        return record
+
+    # x: one original + its partner; y: four originals; z: one original
+    golden = [rec(0, "x", rel=(1,)), rec(1, "x", "ins_del"), *(rec(i, "y") for i in (2, 3, 4, 5)), rec(6, "z")]
+    # top-1 of the others is y for every group but the y ones, where it is y as well (3 left vs x's 2): 4 / 7
+    assert _majority(golden, 1) == pytest.approx(4 / 7)
+    # top-3: the x pair sees only {y, z} and z sees only {x, y}; an in-sample count would give 7 / 7
+    assert _majority(golden, 3) == pytest.approx(4 / 7)
