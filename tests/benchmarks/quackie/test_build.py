@@ -160,3 +160,23 @@ def test_gt_vectors_are_one_hot():
     inst = build_instances(load_squad(dataset_path("Reddit")))[0][0]
     for g in inst.gts():
         assert g.sum() == 1 and len(g) == len(inst.sentences) and g.dtype == np.int_
+
+
+def test_answerability_scores_with_balanced_accuracy(monkeypatch):
+    from interpeval.benchmarks.quackie import verify
+    from interpeval.benchmarks.quackie.data import SquadQuestion
+    from interpeval.benchmarks.quackie.training import evaluate_answerability
+    from interpeval.models import Target, tiny
+
+    def question(i, answerable):
+        return SquadQuestion(i, str(i), "t", "who ?", "a b c .", (0,) if answerable else (), ("a",) if answerable
+                             else (), not answerable)
+
+    questions = [question(0, True), question(1, True), question(2, True), question(3, False)]
+    monkeypatch.setattr(verify, "answerable_probability", lambda *a: np.array([0.9, 0.8, 0.2, 0.1]))
+    scores = evaluate_answerability(tiny("extractive-qa"), Target("p_answer"), questions)
+    # predicted answerable: 1, 1, 0, 0 → recall 2/3, the unanswerable one right: balanced (2/3 + 1) / 2
+    assert scores == {"n": 4, "answerable": 3, "accuracy": 0.75, "recall": pytest.approx(2 / 3), "precision": 1.0,
+                      "balanced_accuracy": pytest.approx(5 / 6)}
+    assert "balanced_accuracy" not in evaluate_answerability(tiny("extractive-qa"), Target("p_answer"),
+                                                             questions[:1] * 4)

@@ -15,10 +15,12 @@ __all__ = ["evaluate_answerability"]
 
 
 def evaluate_answerability(model: Any, target: Any, questions: Sequence[SquadQuestion]) -> dict[str, float]:
-    """Accuracy, recall and precision of "answerable" (P > 0.5) on questions that fit ``model.max_length``."""
+    """Accuracy, recall and precision of "answerable" (P > 0.5) on questions that fit ``model.max_length``, and the
+    balanced accuracy (mean recall of the two classes) where both occur."""
     import numpy as np
 
     from interpeval.benchmarks.quackie.verify import answerable_probability
+    from interpeval.models.train import classification_scores
 
     fits = [q for q in questions
             if len(model.tokenizer(q.question, q.context)["input_ids"]) <= model.max_length]
@@ -28,6 +30,9 @@ def evaluate_answerability(model: Any, target: Any, questions: Sequence[SquadQue
     pred = p > 0.5
     gold = np.array([bool(q.answer_starts) for q in fits])
     tp = int((pred & gold).sum())
-    return {"n": len(fits), "answerable": int(gold.sum()), "accuracy": float((pred == gold).mean()),
-            "recall": tp / int(gold.sum()) if gold.any() else float("nan"),
-            "precision": tp / int(pred.sum()) if pred.any() else float("nan")}
+    scores = {"n": len(fits), "answerable": int(gold.sum()), "accuracy": float((pred == gold).mean()),
+              "recall": tp / int(gold.sum()) if gold.any() else float("nan"),
+              "precision": tp / int(pred.sum()) if pred.any() else float("nan")}
+    if gold.any() and not gold.all():
+        scores["balanced_accuracy"] = classification_scores(pred.astype(int), gold.astype(int), True)["balanced_accuracy"]
+    return scores
