@@ -571,7 +571,7 @@ def _mlm_zh(root: Path) -> Prepared:
         "xquad-zh-text": TestSet(test_zh, "XQuAD-zh paragraphs (never trained on), 15 % of words (CJK pieces) "
                                  "masked, seed 0", "unigram", {}),
         "xquad-en-text": TestSet(test_en, "XQuAD-en paragraphs (never trained on)", "unigram", {})},
-        {"cmrc2018": "clean CMRC 2018 paragraphs (as for the QA head)", "expmrc/c3/expmrc-c3-dev.json":
+        {"cmrc2018/cmrc2018_{trial,dev}.json": "clean CMRC 2018 paragraphs (as for the QA head)", "expmrc/c3/expmrc-c3-dev.json":
          "C3 documents", "squad/squadshifts-new_wiki.json": "train-part paragraphs (English)",
          "chunks": "sha1(chunk) % 20 == 0 is dev"}, extra_files=_trained_texts(contexts + c3_docs + english))
 
