@@ -143,6 +143,25 @@ def detokenize_ptb(text: str) -> str:
     return re.sub(r" ([.,;:!?%])", r"\1", text)
 
 
+#: written next to a classification / regression head: :func:`input_key` of every input it trained or was selected on
+TRAINED_INPUTS = "trained_inputs.json"
+
+
+def input_key(text: str, pair: str | None = None) -> str:
+    """A short hash of an input as files write it in different ways: no case, spacing or PTB tokenisation."""
+    def norm(value: str) -> str:
+        return " ".join(detokenize_ptb(" ".join(value.split())).split()).lower()
+
+    joined = norm(text) if pair is None else f"{norm(text)}\t{norm(pair)}"
+    return hashlib.sha1(joined.encode("utf-8")).hexdigest()[:16]
+
+
+def trained_inputs(examples: Sequence[Any]) -> dict[str, Any]:
+    """The content of :data:`TRAINED_INPUTS` for ``examples`` (ClassificationExample: ``text`` / ``pair``)."""
+    return {"what": "interpeval.models.recipes.input_key of every training and dev input",
+            "input_sha1": sorted({input_key(e.text, e.pair) for e in examples})}
+
+
 def _majority(train_labels: Sequence[int], test_labels: Sequence[int]) -> dict[str, float]:
     label = Counter(train_labels).most_common(1)[0][0]
     gold = np.asarray(test_labels)
@@ -718,9 +737,12 @@ def run_recipe(name: str, data_root: str | Path, out: str | Path, device: str = 
                 f"recipe {name} from the shared data folder", n_train=len(prepared.train))
     card_path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
     (out / "MODEL_CARD.md").write_text(model_card(card))
-    for file_name, content in prepared.extra_files.items():
+    extra = dict(prepared.extra_files)
+    if recipe.kind in ("sequence-classification", "regression"):  # benchmarks that sample inputs leave these out
+        extra[TRAINED_INPUTS] = trained_inputs([*prepared.train, *prepared.dev])
+    for file_name, content in extra.items():
         (out / file_name).write_text(json.dumps(content, indent=1) + "\n")
     return {"name": name, "steps": result.steps, "wall_time_s": result.wall_time_s, "heldout": heldout}
 
 
-__all__ = ["LANGUAGE_BASES", "QUACKIE_RECIPES", "RECIPES", "shipped_head", "shipped_heads", "Prepared", "Recipe", "TestSet", "bucket", "detokenize_ptb", "part_of", "run_recipe"]
+__all__ = ["LANGUAGE_BASES", "QUACKIE_RECIPES", "RECIPES", "shipped_head", "shipped_heads", "Prepared", "TRAINED_INPUTS", "input_key", "trained_inputs", "Recipe", "TestSet", "bucket", "detokenize_ptb", "part_of", "run_recipe"]

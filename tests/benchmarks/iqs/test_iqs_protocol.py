@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 from interpeval.benchmarks.iqs.marking import Marking
-from interpeval.benchmarks.iqs.protocol import _norm, sample_protocol, training_inputs
+from interpeval.benchmarks.iqs.protocol import sample_protocol, training_inputs
 from interpeval.benchmarks.iqs.tasks import TASKS, load_samples
 from interpeval.errors import DataError, InterpevalError
+from interpeval.models.recipes import TRAINED_INPUTS, input_key
 
 SHARED_SST2 = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "glue" / "SST-2" / "dev.tsv"
 
@@ -69,7 +70,7 @@ def test_a_legacy_zoo_cards_training_rows_are_left_out(tmp_path):
     assert len(seen) == 872 - 218 and "654 training inputs" in note  # round(872 × 0.25) = 218 held out
     task = TASKS["sst2"]
     chosen = sample_protocol(task, load_samples(task, SHARED_SST2), 25, 0, seen)
-    assert not {(_norm(s.text), None) for s in chosen} & seen
+    assert not {input_key(s.text) for s in chosen} & seen
     assert training_inputs("tiny-sequence-classification")[0] is None
 
 
@@ -82,9 +83,25 @@ def test_a_recipe_heads_training_and_dev_rows_are_left_out(tmp_path):
     test_rows = set(np.random.RandomState(0).permutation(1500)[:500].tolist())
     task = TASKS["stsb"]
     samples = load_samples(task)
-    assert len(seen) == len({(_norm(s.text), _norm(s.pair)) for i, s in enumerate(samples) if i not in test_rows})
+    assert len(seen) == len({input_key(s.text, s.pair) for i, s in enumerate(samples) if i not in test_rows})
     chosen = sample_protocol(task, samples, 25, 0, seen)
     assert {samples.index(s) for s in chosen} <= test_rows
+    # the shipped head lists the same inputs next to it, so a bare wheel (no data folder) checks the overlap too
+    shipped, note = training_inputs("minilm-stsb")
+    assert shipped == seen and TRAINED_INPUTS in note
+
+
+def test_trained_inputs_next_to_a_head_are_left_out_without_any_data(tmp_path):
+    task = TASKS["qnli"]
+    samples = load_samples(task)
+    trained = samples[:700]  # only 100 left: 25 per class must come from them
+    (tmp_path / "card.json").write_text(json.dumps({"command": "interpeval train recipe minilm-qnli --data-root X"}))
+    (tmp_path / TRAINED_INPUTS).write_text(json.dumps({"input_sha1": [input_key(s.text.upper(), s.pair)
+                                                                       for s in trained]}))  # case does not count
+    seen, note = training_inputs(str(tmp_path))
+    assert len(seen) == len({input_key(s.text, s.pair) for s in trained}) and "excluded (trained_inputs.json)" in note
+    chosen = sample_protocol(task, samples, 25, 0, seen)
+    assert all(samples.index(s) >= 700 for s in chosen)
 
 
 def test_marking_rule_threshold_top_k_and_sign():

@@ -1,8 +1,9 @@
 """The paper's sampling protocol: 50 samples per task, 25 per class (STS-B: per side of the threshold).
 
-Samples a model was trained on are left out when that can be known: a zoo head's ``card.json`` names its training
-file, held-out fraction and seed (:func:`interpeval.models.train.train`), so its training rows are recomputed and
-excluded by content. What was checked is returned with the samples and reported with every table.
+Samples a model was trained on are left out when that can be known: a recipe head lists the hashes of its training
+and dev inputs in ``trained_inputs.json``; an older zoo head's ``card.json`` names its training file, held-out
+fraction and seed (:func:`interpeval.models.train.train`), so its training rows are recomputed. Both compare by
+content. What was checked is returned with the samples and reported with every table.
 """
 
 from __future__ import annotations
@@ -26,14 +27,15 @@ def data_roots() -> list[Path]:
     return ([Path(env)] if env else []) + [repo.parent / "shared" / "data", repo, Path.cwd()]
 
 
-def training_inputs(model_name: str) -> tuple[set[tuple[str, str | None]] | None, str]:
-    """``(the (text, pair) inputs the zoo model was trained or selected on, a note)``; ``None`` when unknown.
+def training_inputs(model_name: str) -> tuple[set[str] | None, str]:
+    """``(the inputs the zoo model was trained or selected on as input_key hashes, a note)``; ``None`` when unknown.
 
-    A head made by a recipe (:mod:`interpeval.models.recipes`) is rebuilt from the recipe's own split; an older
-    card names its file, held-out fraction and seed (:func:`interpeval.models.train.train`).
+    A head made by a recipe (:mod:`interpeval.models.recipes`) lists them in ``trained_inputs.json`` next to it (one
+    made before that file existed is rebuilt from the recipe's own split when its data is here); an older card names
+    its file, held-out fraction and seed (:func:`interpeval.models.train.train`).
     """
     from interpeval.models import zoo
-    from interpeval.models.recipes import RECIPES
+    from interpeval.models.recipes import RECIPES, TRAINED_INPUTS, input_key
     from interpeval.models.train import read_examples, seeded_split
 
     try:
@@ -45,13 +47,16 @@ def training_inputs(model_name: str) -> tuple[set[tuple[str, str | None]] | None
         return None, f"training data of {model_name} unknown (no card.json): overlap with the samples not checked"
     meta = json.loads(card.read_text(encoding="utf-8"))
     recipe = str(meta.get("command", "")).removeprefix("interpeval train recipe ").split(" ")[0]
+    if (card.parent / TRAINED_INPUTS).is_file():
+        seen = set(json.loads((card.parent / TRAINED_INPUTS).read_text(encoding="utf-8"))["input_sha1"])
+        return seen, f"{len(seen)} training / model-selection inputs of {model_name} excluded ({TRAINED_INPUTS})"
     if recipe in RECIPES:
         for root in data_roots():
             try:
                 prepared = RECIPES[recipe].build(root)
             except (InterpevalError, OSError):
                 continue
-            seen = {(_norm(e.text), _norm(e.pair)) for e in [*prepared.train, *prepared.dev]}
+            seen = {input_key(e.text, e.pair) for e in [*prepared.train, *prepared.dev]}
             return seen, f"{len(seen)} training / model-selection inputs of recipe {recipe} excluded"
         return None, f"data of recipe {recipe} not found here: overlap with the samples not checked"
     data = meta.get("data")
@@ -60,25 +65,19 @@ def training_inputs(model_name: str) -> tuple[set[tuple[str, str | None]] | None
         return None, f"training file of {model_name} ({data}) not found here: overlap with the samples not checked"
     examples, _ = read_examples(meta["kind"], found)
     train_idx, _ = seeded_split(len(examples), float(meta["eval_fraction"]), int(meta["seed"]))
-    seen = {(_norm(examples[i].text), _norm(examples[i].pair)) for i in train_idx}
+    seen = {input_key(examples[i].text, examples[i].pair) for i in train_idx}
     return seen, f"{len(seen)} training inputs of {model_name} ({data}) excluded"
 
 
-def _norm(text: str | None) -> str | None:
-    """Inputs compared without case, spacing or PTB tokenisation (SST files are tokenised, recipes undo it)."""
-    if text is None:
-        return None
-    from interpeval.models.recipes import detokenize_ptb
-
-    return " ".join(detokenize_ptb(" ".join(text.split())).split()).lower()
-
-
 def sample_protocol(task: Task, samples: list[Sample], per_side: int = 25, seed: int = 0,
-                    exclude: set[tuple[str, str | None]] | None = None) -> list[Sample]:
-    """``per_side`` samples of each side of ``task``, drawn without replacement (seeded), in file order."""
+                    exclude: set[str] | None = None) -> list[Sample]:
+    """``per_side`` samples of each side of ``task``, drawn without replacement (seeded), in file order;
+    ``exclude``: :func:`~interpeval.models.recipes.input_key` hashes of inputs to leave out."""
+    from interpeval.models.recipes import input_key
+
     if per_side < 1:
         raise InterpevalError(f"per_side must be >= 1, got {per_side}")
-    pool = [s for s in samples if exclude is None or (_norm(s.text), _norm(s.pair)) not in exclude]
+    pool = [s for s in samples if exclude is None or input_key(s.text, s.pair) not in exclude]
     rng = np.random.default_rng(seed)
     chosen: list[Sample] = []
     for side in task.sides:
