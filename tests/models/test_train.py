@@ -12,6 +12,7 @@ from interpeval.models import Target, load, tiny
 from interpeval.models.load import apply_overlay
 from interpeval.models.train import (
     ChoiceExample,
+    ClassificationExample,
     MLMExample,
     _answer_f1,
     choice_pair,
@@ -113,6 +114,27 @@ def test_qa_with_evidence_mc_and_mlm_train_and_load(tmp_path):
     # full fine-tuning stores changes, never the (frozen) word embeddings
     assert not any("word_embeddings" in k for k in stored) and any(k.endswith(".delta") for k in stored)
     assert load(tmp_path / "mlm", device="cpu").kind == "masked-lm"
+
+
+def test_a_head_fine_tuned_from_another_kinds_encoder(tmp_path):
+    """A QA artifact loaded as a classifier keeps its trained encoder under a new head; a classifier trained from it
+    is stored against it (chained overlays) and reloads to the weights it ended with."""
+    qa = read_squad(SQUAD)[:16]
+    train("extractive-qa", "tiny-encoder", qa, tmp_path / "qa", max_steps=2, batch_size=8, progress=False)
+    trained_qa = load(tmp_path / "qa", device="cpu")
+    with pytest.warns(UserWarning, match="extractive-qa model loaded as sequence-classification"):
+        as_cls = load(tmp_path / "qa", kind="sequence-classification", num_labels=2, device="cpu")
+    qa_state = trained_qa.hf.base_model.state_dict()
+    for name, tensor in as_cls.hf.base_model.state_dict().items():
+        if name in qa_state:  # the pooler is new: QA models have none
+            torch.testing.assert_close(tensor, qa_state[name])
+    examples = [ClassificationExample(e.question, i % 2, e.context[:120]) for i, e in enumerate(qa)]
+    result = train("sequence-classification", str(tmp_path / "qa"), examples, tmp_path / "cls", max_steps=2,
+                   batch_size=8, eval_fraction=0, progress=False)
+    assert json.loads((tmp_path / "cls" / "overlay.json").read_text())["base"] == str(tmp_path / "qa")
+    reloaded = load(tmp_path / "cls", device="cpu")
+    for name, tensor in result.model.hf.state_dict().items():
+        torch.testing.assert_close(reloaded.hf.state_dict()[name], tensor, atol=0.02, rtol=0.02)  # int8 changes
 
 
 def test_multiple_choice_accuracy_batches_items_by_option_count():

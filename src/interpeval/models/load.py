@@ -81,7 +81,7 @@ def _parts(name: str, kind: str | None, num_labels: int | None, warn: bool = Tru
         if not path.is_dir():
             raise InterpevalError(f"cannot load {name!r}: a model is a directory, not a file")
         if (path / OVERLAY_JSON).exists():
-            return _overlay(path, kind)
+            return _overlay(path, kind, num_labels, warn)
         if not (path / "config.json").exists():
             raise InterpevalError(f"cannot load {name!r}: the directory has neither config.json nor {OVERLAY_JSON}")
     return _checkpoint(str(path) if path.exists() else name, kind, num_labels, warn)
@@ -132,13 +132,25 @@ def _checkpoint(source: str, kind: str | None, num_labels: int | None,
     return hf, tokenizer, evidence, kind
 
 
-def _overlay(path: Path, kind: str | None) -> tuple[Any, Any, Any, str]:
-    """Rebuild base + trained overlay (top layers and head) from an artifact directory."""
+def _overlay(path: Path, kind: str | None, num_labels: int | None = None,
+             warn: bool = True) -> tuple[Any, Any, Any, str]:
+    """Rebuild base + trained overlay (top layers and head) from an artifact directory.
+
+    Asked for another kind, the artifact's trained encoder gets a new head of that kind (seeded, as for a plain
+    encoder): a head can be fine-tuned from another task's encoder, e.g. an answerability classifier from a QA model.
+    """
     from safetensors.torch import load_file
 
     meta = json.loads((path / OVERLAY_JSON).read_text())
     if kind is not None and kind != meta["kind"]:
-        raise InterpevalError(f"{path}: this artifact is a {meta['kind']} model, not {kind}")
+        trained, tokenizer, _, _ = _overlay(path, None)
+        fresh, _, _, kind = _parts(meta["base"], kind, num_labels, warn=False)
+        prefix = f"{trained.base_model_prefix}."
+        fresh.load_state_dict({k: v for k, v in trained.state_dict().items() if k.startswith(prefix)}, strict=False)
+        if warn:
+            warnings.warn(f"{path}: a {meta['kind']} model loaded as {kind}: its encoder with a new, randomly "
+                          "initialised head (seed 0)", stacklevel=3)
+        return fresh, tokenizer, None, kind
     base = meta["base"]
     hf, tokenizer, _, kind = _parts(base, meta["kind"], meta.get("num_labels"), warn=False)  # the overlay has the head
     state = load_file(str(path / OVERLAY_WEIGHTS))
