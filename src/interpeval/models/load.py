@@ -148,7 +148,7 @@ def _overlay(path: Path, kind: str | None, num_labels: int | None = None,
         prefix = f"{trained.base_model_prefix}."
         fresh.load_state_dict({k: v for k, v in trained.state_dict().items() if k.startswith(prefix)}, strict=False)
         if warn:
-            warnings.warn(f"{path}: a {meta['kind']} model loaded as {kind}: its encoder with a new, randomly "
+            warnings.warn(f"{path}: the {meta['kind']} model loaded as {kind}: its encoder with a new, randomly "
                           "initialised head (seed 0)", stacklevel=3)
         return fresh, tokenizer, None, kind
     base = meta["base"]
