@@ -129,8 +129,9 @@ def test_a_head_fine_tuned_from_another_kinds_encoder(tmp_path):
         if name in qa_state:  # the pooler is new: QA models have none
             torch.testing.assert_close(tensor, qa_state[name])
     examples = [ClassificationExample(e.question, i % 2, e.context[:120]) for i, e in enumerate(qa)]
-    result = train("sequence-classification", str(tmp_path / "qa"), examples, tmp_path / "cls", max_steps=2,
-                   batch_size=8, eval_fraction=0, progress=False)
+    with pytest.warns(UserWarning, match="new, randomly initialised head"):
+        result = train("sequence-classification", str(tmp_path / "qa"), examples, tmp_path / "cls", max_steps=2,
+                       batch_size=8, eval_fraction=0, progress=False)
     assert json.loads((tmp_path / "cls" / "overlay.json").read_text())["base"] == str(tmp_path / "qa")
     reloaded = load(tmp_path / "cls", device="cpu")
     for name, tensor in result.model.hf.state_dict().items():
