@@ -120,7 +120,7 @@ def heldout_table() -> str:
         data = "; ".join(files) or card.get("data", "")
         layers = card.get("train_layers")
         training = (f"{card.get('steps')} steps, {card.get('wall_time_s', 0) / 60:.0f} min on {card.get('device')} "
-                    f"({'full fine-tuning' if layers is None else f'top {layers} layers'})")
+                    f"({'full fine-tuning' if layers is None else f'top {layers} layers'} of {card.get('base')})")
         tests = list(card.get("heldout", {}).values()) or [
             {"what": f"seeded {card.get('eval_fraction', 0):.0%} split of the same file", "n": card.get("n_eval"),
              "metrics": card.get("metrics", {}), "baseline_name": "—"}]
