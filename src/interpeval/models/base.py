@@ -140,15 +140,20 @@ class Model:
         embeddings = getattr(self.hf.base_model, "embeddings", None)
         return embeddings if embeddings is not None else self.hf.get_input_embeddings()
 
-    def forward(self, inputs: dict[str, Any], **kwargs: Any) -> Any:
-        """One HF forward pass on the model inputs in ``inputs`` (other keys such as offsets are ignored)."""
+    @staticmethod
+    def model_inputs(inputs: dict[str, Any]) -> dict[str, Any]:
+        """The keys of ``inputs`` an HF model takes (others such as offsets are dropped)."""
         model_inputs = {k: inputs[k] for k in MODEL_INPUTS if inputs.get(k) is not None}
         if "input_ids" in model_inputs and "inputs_embeds" in model_inputs:
             # ids may ride along with embeddings so targets can find [MASK]/[SEP] positions; the embeddings win.
             model_inputs.pop("input_ids")
         if "input_ids" not in model_inputs and "inputs_embeds" not in model_inputs:
             raise ValueError("inputs needs 'input_ids' or 'inputs_embeds'")
-        return self.hf(**model_inputs, **kwargs)
+        return model_inputs
+
+    def forward(self, inputs: dict[str, Any], **kwargs: Any) -> Any:
+        """One HF forward pass on the model inputs in ``inputs``."""
+        return self.hf(**self.model_inputs(inputs), **kwargs)
 
     # ----------------------------------------------------------------------------------------------- scoring
     def check_target(self, target: Target) -> None:

@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from transformers import BatchEncoding
 
-from interpeval.models.base import MODEL_INPUTS, Model, Target, _as_list
+from interpeval.models.base import Model, Target, _as_list
 
 
 def _pick(probs: torch.Tensor, index: int | None) -> torch.Tensor:
@@ -96,16 +96,13 @@ class MaskedLMModel(Model):
         """``(logits [n_masks, V], mask [B, L])``: the vocabulary head runs only at the [MASK] positions (those of
         ``target`` when it gives them). Every masked-LM output reads nothing else, and for a 250k-piece vocabulary
         (multilingual-e5) the head over every position costs tens of times the encoder."""
-        model_inputs = {k: inputs[k] for k in MODEL_INPUTS if inputs.get(k) is not None}
-        if "input_ids" in model_inputs and "inputs_embeds" in model_inputs:
-            model_inputs.pop("input_ids")
-        hidden = self.hf.base_model(**model_inputs).last_hidden_state
+        hidden = self.hf.base_model(**self.model_inputs(inputs)).last_hidden_state
         mask = self._mask(inputs, target or Target("masked_token_prob"), hidden.shape)
         return self.lm_head()(hidden[mask]), mask
 
     def _states_forward(self, inputs: dict[str, Any], **kwargs: Any) -> Any:
         """The encoder alone: layers and attentions do not need the vocabulary head."""
-        return self.hf.base_model(**{k: inputs[k] for k in MODEL_INPUTS if inputs.get(k) is not None}, **kwargs)
+        return self.hf.base_model(**self.model_inputs(inputs), **kwargs)
 
     def _masked_batches(self, texts: list[str], pairs: Sequence[str] | None = None, target: Target | None = None):
         """Yield ``(logits [n_masks, V], mask)`` per batch, without gradients."""
@@ -144,10 +141,7 @@ class MaskedLMModel(Model):
         """Predicted token id at each [MASK] position, per text."""
         out: list[list[int]] = []
         for logits, mask in self._masked_batches(_as_list(texts, "texts"), pairs):
-            best = logits.argmax(-1).tolist()
-            for count in mask.sum(1).tolist():
-                out.append(best[:count])
-                best = best[count:]
+            out.extend(row.tolist() for row in logits.argmax(-1).split(mask.sum(1).tolist()))
         return out
 
     def answer_ids(self, answer: str) -> tuple[int, ...]:
@@ -175,11 +169,10 @@ class MaskedLMModel(Model):
         out: list[list[tuple[tuple[int, ...], float]]] = []
         for logits, mask in self._masked_batches(_as_list(texts, "texts")):
             logp = torch.log_softmax(logits.float(), dim=-1)  # [n_masks, V], rows in text order
-            for count in mask.sum(1).tolist():
-                if count == 0:
+            for row in logp.split(mask.sum(1).tolist()):
+                if len(row) == 0:
                     raise ValueError(f"text {len(out)} has no {self.tokenizer.mask_token} token to fill")
-                top = logp[:count].topk(min(k, logp.shape[-1]), dim=-1)
-                logp = logp[count:]
+                top = row.topk(min(k, row.shape[-1]), dim=-1)
                 beams: list[tuple[tuple[int, ...], float]] = [((), 0.0)]
                 for values, ids in zip(top.values.tolist(), top.indices.tolist(), strict=True):
                     grown = [(seq + (i,), score + v) for seq, score in beams for v, i in zip(values, ids, strict=True)]

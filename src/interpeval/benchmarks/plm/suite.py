@@ -117,9 +117,9 @@ def run_all(data_dir: str | Path, out_dir: str | Path, models: dict[str, Sequenc
 
         models = {lang: shipped_heads("masked-lm", lang) for lang in ("en", "zh")}
     out_dir = Path(out_dir)
-    cache: dict[str, Any] = {}
-    loaded = {lang: [cache.get(name) or cache.setdefault(name, load(name, kind="masked-lm", device=device))
-                     for name in names] for lang, names in models.items()}
+    unique = dict.fromkeys(name for names in models.values() for name in names)  # a model may serve two languages
+    by_name = {name: load(name, kind="masked-lm", device=device) for name in unique}
+    loaded = {lang: [by_name[name] for name in names] for lang, names in models.items()}
     exclude = exclude.union(*(trained_text_hashes(name) for names in models.values() for name in names))
     summary = build(data_dir, out_dir / "data", langs=tuple(models), per_dimension=per_dimension,
                     models={lang: mlms[0] for lang, mlms in loaded.items()}, exclude=exclude)
