@@ -8,7 +8,7 @@ import typer
 
 from interpeval import validate
 from interpeval.benchmarks.expmrc.data import SUBSETS, dev_path, load_dataset, load_predictions
-from interpeval.errors import OptionError
+from interpeval.errors import InterpevalError, OptionError
 
 app = typer.Typer(help="ExpMRC: answers with evidence on SQuAD, CMRC 2018, RACE+ and C3.", no_args_is_help=True)
 
@@ -44,14 +44,25 @@ def human(data: str = typer.Argument(..., help="ExpMRC data file, or a subset na
     print(human_performance(load_dataset(_data(data))).official_line("human"))
 
 
+def _zoo_head(language: str) -> str:
+    """The zoo's extractive-QA head for ``language``, or "" (model rows left out) when none ships."""
+    from interpeval.models.recipes import shipped_heads
+
+    try:
+        return shipped_heads("extractive-qa", language)[0]
+    except InterpevalError:
+        return ""
+
+
 @app.command("baselines")
 def baselines(
         out: Path = typer.Option(Path("expmrc-results"), help="Folder for table3.{md,html,json} and predictions."),
         subsets: str = typer.Option(",".join(SUBSETS), help="Comma-separated subsets."),
         data_dir: Path = typer.Option(None, help="Folder with <subset>/expmrc-<subset>-dev.json (default: vendored)."),
         qa_model: str = typer.Option(None, help="Extractive-QA model for English span answers (default: the zoo's "
-                                                "minilm-squad when it is installed; none: rows left out)."),
-        qa_model_zh: str = typer.Option("", help="Extractive-QA model for CMRC 2018 (none: model rows left out)."),
+                                                "English QA head, minilm-squad; \"\" leaves the model rows out)."),
+        qa_model_zh: str = typer.Option(None, help="Extractive-QA model for CMRC 2018 (default: the zoo's Chinese "
+                                                   "QA head, me5-small-cmrc; \"\" leaves the model rows out)."),
         mc_model: str = typer.Option("", help="Multiple-choice model (none: the unsupervised overlap scorer)."),
         store: Path = typer.Option(None, help="Results store (default: $INTERPEVAL_STORE or the user data dir)."),
         no_store: bool = typer.Option(False, "--no-store", help="Do not record runs."),
@@ -70,9 +81,9 @@ def baselines(
     if not no_store:
         validate.store(store)
     if qa_model is None:
-        from interpeval.models import available
-
-        qa_model = next((e.name for e in available() if e.name == "minilm-squad" and e.present), "")
+        qa_model = _zoo_head("en")
+    if qa_model_zh is None:
+        qa_model_zh = _zoo_head("zh")
     paths = {s: (data_dir / s / f"expmrc-{s}-dev.json" if data_dir else dev_path(s)) for s in chosen}
     written = run_table3(paths, out, qa_model=qa_model, qa_model_zh=qa_model_zh, mc_model=mc_model,
                          store_path=None if no_store else store, use_store=not no_store)

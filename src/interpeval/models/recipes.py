@@ -627,8 +627,8 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in [
     Recipe("me5-small-cmrc", "extractive-qa", "me5-small",
            "Chinese extractive QA + ExpMRC pseudo-evidence head, multilingual-e5-small fully fine-tuned on CMRC 2018 "
            "(clean part) and XQuAD-zh", _cmrc,
-           {"max_steps": 600, "lr": 1e-4, "batch_size": 16, "max_length": 384, "evidence_lambda": 0.5,
-            "eval_every": 300}),
+           {"max_steps": 480, "lr": 1e-4, "batch_size": 16, "max_length": 256, "evidence_lambda": 0.5,
+            "eval_every": 240}),
     Recipe("me5-small-c3", "multiple-choice", "me5-small",
            "Chinese multiple-choice reading comprehension (C3 of ExpMRC), multilingual-e5-small fully fine-tuned",
            lambda root: _choice(root, "c3"), {"epochs": 4, "lr": 5e-5, "batch_size": 8, "max_length": 512}),
@@ -652,7 +652,7 @@ def shipped_heads(kind: str, language: str) -> list[str]:
              if r.kind == kind and r.serves(language) and (artifacts_dir() / r.name).is_dir()]
     if heads:
         return heads
-    candidates = [r.name for r in RECIPES.values() if r.kind == kind and r.base == base]
+    candidates = [r.name for r in RECIPES.values() if r.kind == kind and r.serves(language)]
     hint = f"interpeval train recipe {candidates[0]}" if candidates else "interpeval train"
     raise InterpevalError(f"no trained {kind} head for {language!r} ships with this version; make one with "
                           f"`{hint}` (then pass its folder) or name any model")

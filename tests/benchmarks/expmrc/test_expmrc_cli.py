@@ -39,3 +39,34 @@ def test_human_command(span_file):
     result = CliRunner().invoke(app, ["human", str(span_file)])
     assert result.exit_code == 0
     assert json.loads(result.stdout)["SKIP"] == 1
+
+
+def test_baselines_default_to_the_zoo_qa_head_of_each_language(tmp_path, span_file, monkeypatch):
+    """Without --qa-model/--qa-model-zh each span subset is answered by the zoo's QA head of its language (English
+    SQuAD and Chinese CMRC 2018 heads differ); "" leaves that language's model rows out."""
+    from interpeval.models import recipes
+
+    asked = []
+
+    def shipped_heads(kind, language):
+        asked.append((kind, language))
+        return ["tiny-extractive-qa"]
+
+    monkeypatch.setattr(recipes, "shipped_heads", shipped_heads)
+    data = tmp_path / "data"
+    for subset in ("squad", "cmrc2018"):
+        (data / subset).mkdir(parents=True)
+        text = span_file.read_text().replace("expmrc-squad", f"expmrc-{subset}")
+        (data / subset / f"expmrc-{subset}-dev.json").write_text(text)
+    base = ["baselines", "--subsets", "squad,cmrc2018", "--data-dir", str(data), "--no-store"]
+    result = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "a")])
+    assert result.exit_code == 0, result.output
+    provenance = json.loads((tmp_path / "a" / "table3.json").read_text())["provenance"]["model"]
+    assert provenance == {"SQuAD": "tiny-extractive-qa", "CMRC 2018": "tiny-extractive-qa"}
+    assert asked == [("extractive-qa", "en"), ("extractive-qa", "zh")]
+    asked.clear()
+    result = CliRunner().invoke(app, [*base, "--out", str(tmp_path / "b"), "--qa-model-zh", ""])
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "b" / "table3.json").read_text())["provenance"]["model"] == {
+        "SQuAD": "tiny-extractive-qa", "CMRC 2018": "none"}
+    assert asked == [("extractive-qa", "en")]
