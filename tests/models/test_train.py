@@ -210,6 +210,14 @@ def test_answer_f1_is_squad_official():
     assert _answer_f1("", "") == 1.0 and _answer_f1("", "x") == 0.0
 
 
+def test_answer_f1_counts_chinese_characters():
+    # gold 北京大学 → 4 characters, pred 北京。 → [北, 京] (。 is punctuation): overlap 2, precision 1, recall 1/2
+    # → F1 = 2/3 (whitespace tokens would make it 0: one token each, different)
+    assert _answer_f1("北京大学", "北京。") == pytest.approx(2 / 3)
+    # mixed text: gold [1998, 年] vs pred [1998] → precision 1, recall 1/2 → 2/3
+    assert _answer_f1("1998年", "1998") == pytest.approx(2 / 3)
+
+
 def test_cli_train_and_models(tmp_path):
     import typer
 

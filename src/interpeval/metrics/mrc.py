@@ -33,7 +33,7 @@ SP_CHARS: tuple[str, ...] = (
 )
 """The original's special characters, in its order; note the 2-character ``'……'``."""
 
-_CJK = re.compile(r"[\u4e00-\u9fa5]")
+CJK = re.compile(r"[\u4e00-\u9fa5]")
 _SPLIT_OFFICIAL = frozenset(c for c in SP_CHARS if len(c) == 1)
 _SPLIT_FIXED = _SPLIT_OFFICIAL | {"…", "‘"}
 _PUNCT_OFFICIAL = frozenset(string.punctuation + "".join(SP_CHARS))
@@ -47,7 +47,7 @@ def mixed_segmentation(text: object, official: bool = True) -> list[str]:
     tokens: list[str] = []
     buffer: list[str] = []
     for ch in str(text).strip():
-        if ch in split or _CJK.match(ch):
+        if ch in split or CJK.match(ch):
             if buffer:
                 tokens.extend(word_tokenize("".join(buffer)))
                 buffer = []

@@ -333,15 +333,14 @@ def _normalize_answer(text: str) -> str:
 
 
 def _answer_f1(gold: str, pred: str) -> float:
-    """SQuAD token F1 (the official ``evaluate-v2.0.py``: both empty → 1, one empty → 0)."""
-    g, p = _normalize_answer(gold).split(), _normalize_answer(pred).split()
-    if not g or not p:
-        return float(g == p)
-    same = sum((Counter(g) & Counter(p)).values())
-    if same == 0:
-        return 0.0
-    precision, recall = same / len(p), same / len(g)
-    return 2 * precision * recall / (precision + recall)
+    """SQuAD token F1 (the official ``evaluate-v2.0.py``: both empty → 1, one empty → 0); with Chinese on either
+    side the tokens are CMRC's (each CJK character alone, ExpMRC's normalisation), so a partly right Chinese answer
+    scores above 0 as in the CMRC 2018 scorer."""
+    from interpeval.metrics.mrc import CJK, mixed_segmentation, normalize_tokens, token_f1
+
+    if CJK.search(gold) or CJK.search(pred):
+        return token_f1(normalize_tokens(mixed_segmentation(gold)), normalize_tokens(mixed_segmentation(pred)))
+    return token_f1(_normalize_answer(gold).split(), _normalize_answer(pred).split())
 
 
 def predict_examples(model: Model, examples: Sequence[ClassificationExample]) -> np.ndarray:
