@@ -714,7 +714,8 @@ def model_card(card: dict[str, Any]) -> str:
     selection = card.get("selection")
     if selection:
         lines.append(f"- model selection: {selection['metric']} on {selection['n_dev']} dev examples, best at step "
-                     f"{selection['best_step']} ({selection['best_score']:.4f})")
+                     f"{selection['best_step']} ({selection['best_score']:.4f})"
+                     + (f"; {selection['note']}" if selection.get("note") else ""))
     for name, test in (card.get("heldout") or {}).items():
         lines.append(f"- held-out **{name}** (n = {test['n']}; {test['what']}): {_scores(test['metrics'])}; "
                      f"trivial baseline ({test['baseline_name']}): {_scores(test['baseline'])}")
