@@ -16,7 +16,6 @@ import random
 import re
 import string
 import time
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
