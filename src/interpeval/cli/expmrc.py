@@ -46,10 +46,10 @@ def human(data: str = typer.Argument(..., help="ExpMRC data file, or a subset na
 
 def _zoo_head(language: str) -> str:
     """The zoo's extractive-QA head for ``language``, or "" (model rows left out) when none ships."""
-    from interpeval.models.recipes import shipped_heads
+    from interpeval.models.recipes import shipped_head
 
     try:
-        return shipped_heads("extractive-qa", language)[0]
+        return shipped_head("extractive-qa", language)
     except InterpevalError:
         return ""
 
