@@ -1,4 +1,5 @@
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ from interpeval.errors import DataError, InterpevalError
 from interpeval.models import Target, load, tiny
 from interpeval.models.load import apply_overlay
 from interpeval.models.train import (
+    Q4_GROUP,
     ChoiceExample,
     ClassificationExample,
     MLMExample,
@@ -160,6 +162,42 @@ def test_int8_changes_reload_the_trained_weights(tmp_path):
     step = (trained["w"] - base["w"]).abs().amax(1, keepdim=True) / 127
     assert ((merged["w"] - trained["w"]).abs() <= step / 2 + 1e-6).all()
     assert torch.allclose(merged["b"], trained["b"], atol=1e-3) and "head" in merged
+
+
+def test_int4_changes_reload_within_half_a_group_step():
+    """With ``bits=4`` two changes share a byte and each group of Q4_GROUP columns one scale (max |change| / 7):
+    every reloaded weight is within half its group's step, and the file holds a quarter of the fp16 bytes."""
+    base = {"w": torch.randn(32, 2 * Q4_GROUP)}
+    change = 0.01 * torch.randn(32, 2 * Q4_GROUP)
+    change[3, :Q4_GROUP] *= 50  # one loud group must not coarsen its neighbours
+    stored = overlay_tensors([("w", torch.nn.Parameter(base["w"] + change))], base, bits=4)
+    assert stored["w.q4"].dtype == torch.uint8 and stored["w.q4"].shape == (32, Q4_GROUP)
+    assert stored["w.q4scale"].shape == (32, 2)
+    step = change.reshape(32, 2, Q4_GROUP).abs().amax(2) / 7
+    error = (apply_overlay(stored, base)["w"] - base["w"] - change).abs().reshape(32, 2, Q4_GROUP).amax(2)
+    assert (error <= step / 2 + 1e-3 * step + 1e-6).all()
+    assert error[4, 0] < step[3, 0] / 20
+
+
+def test_requantize_tool_keeps_heads_and_metadata(tmp_path):
+    from safetensors import safe_open
+    from safetensors.torch import save_file
+
+    sys.path.insert(0, str(Path(__file__).parents[2] / "tools"))
+    from requantize_overlay import requantize
+
+    base = {"w": torch.randn(64, Q4_GROUP)}
+    trained = base["w"] + 0.01 * torch.randn(64, Q4_GROUP)
+    params = [("w", torch.nn.Parameter(trained)), ("head", torch.nn.Parameter(torch.arange(3.0)))]
+    save_file(overlay_tensors(params, base), str(tmp_path / "overlay.safetensors"), metadata={"kind": "x"})
+    (tmp_path / "overlay.json").write_text(json.dumps({"base": "b", "storage": "int8"}))
+    requantize(tmp_path, 4)
+    with safe_open(str(tmp_path / "overlay.safetensors"), "pt") as handle:
+        assert handle.metadata() == {"kind": "x"}
+        stored = {k: handle.get_tensor(k) for k in handle.keys()}  # noqa: SIM118
+    assert set(stored) == {"w.q4", "w.q4scale", "head"} and torch.equal(stored["head"], torch.arange(3.0).half())
+    assert (apply_overlay(stored, base)["w"] - trained).abs().max() < 0.01
+    assert json.loads((tmp_path / "overlay.json").read_text())["storage"].startswith("int4")
 
 
 def test_length_buckets_cover_every_example_once_and_group_lengths():

@@ -49,3 +49,8 @@ def test_wheel_carries_package_data_but_no_non_commercial_treebank(wheel):
         if file.is_file() and "__pycache__" not in file.parts:
             assert f"interpeval/{file.relative_to(PACKAGE).as_posix()}" in names, file
     assert not any("Turkish-IMST" in n for n in names)  # CC BY-NC-SA: a test fixture, not shipped
+
+
+def test_wheel_fits_pypis_default_file_size_limit(wheel):
+    """PyPI refuses files over 100 MB unless the project is granted more: the zoo's heads must fit under it."""
+    assert Path(wheel.filename).stat().st_size < 100 * 1000 * 1000

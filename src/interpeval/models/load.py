@@ -171,23 +171,37 @@ def _overlay(path: Path, kind: str | None, num_labels: int | None = None,
     return hf, tokenizer, evidence, kind
 
 
-def apply_overlay(stored: dict[str, torch.Tensor], base: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-    """The full tensors an overlay describes: ``name`` is a value, ``name.delta`` a change to the base, and
-    ``name.q8`` + ``name.q8scale`` an int8 change with one scale per row (what full fine-tuning stores)."""
-    out: dict[str, torch.Tensor] = {}
+def overlay_changes(stored: dict[str, torch.Tensor]) -> dict[str, tuple[bool, torch.Tensor]]:
+    """Decode what an overlay stores (written by :func:`interpeval.models.train.quantized_change`): ``name`` is a
+    value, ``name.delta`` a change, ``name.q8`` + ``name.q8scale`` an int8 change with one scale per row and
+    ``name.q4`` + ``name.q4scale`` int4 changes packed two per byte with one scale per column group.
+    Returns name → (is it a change to the base, float tensor or stored value)."""
+    out: dict[str, tuple[bool, torch.Tensor]] = {}
     for key, tensor in stored.items():
-        if key.endswith(".q8scale"):
+        if key.endswith((".q8scale", ".q4scale")):
             continue
         if key.endswith(".q8"):
-            name = key[:-3]
-            delta = tensor.float() * stored[f"{name}.q8scale"].float()[:, None]
+            out[key[:-3]] = True, tensor.float() * stored[f"{key}scale"].float()[:, None]
+        elif key.endswith(".q4"):
+            scale = stored[f"{key}scale"].float()
+            levels = torch.stack([tensor & 15, tensor >> 4], dim=2).reshape(tensor.shape[0], -1).float() - 8
+            out[key[:-3]] = True, (levels.reshape(*scale.shape, -1) * scale[:, :, None]).reshape(levels.shape)
         elif key.endswith(".delta"):
-            name, delta = key[:-6], tensor.float()
+            out[key[:-6]] = True, tensor.float()
         else:
-            name, delta = key, None
+            out[key] = False, tensor
+    return out
+
+
+def apply_overlay(stored: dict[str, torch.Tensor], base: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """The full tensors an overlay describes: its :func:`overlay_changes` added to ``base``, its values as they are
+    (a name the base lacks is passed through for the caller to report)."""
+    out: dict[str, torch.Tensor] = {}
+    for name, (is_change, tensor) in overlay_changes(stored).items():
         if name not in base:
-            out[name] = tensor  # reported as unknown by the caller
-            continue
-        target = base[name]
-        out[name] = (target.float() + delta).to(target.dtype) if delta is not None else tensor.to(target.dtype)
+            out[name] = tensor
+        elif is_change:
+            out[name] = (base[name].float() + tensor).to(base[name].dtype)
+        else:
+            out[name] = tensor.to(base[name].dtype)
     return out

@@ -631,13 +631,14 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in [
            "Chinese extractive QA + ExpMRC pseudo-evidence head, multilingual-e5-small fully fine-tuned on CMRC 2018 "
            "(clean part) and XQuAD-zh", _cmrc,
            {"max_steps": 480, "lr": 1e-4, "batch_size": 16, "max_length": 256, "evidence_lambda": 0.5,
-            "eval_every": 240}),
+            "eval_every": 240, "delta_bits": 4}),
     Recipe("me5-small-c3", "multiple-choice", "me5-small",
            "Chinese multiple-choice reading comprehension (C3 of ExpMRC), multilingual-e5-small fully fine-tuned",
            lambda root: _choice(root, "c3"), {"epochs": 4, "lr": 5e-5, "batch_size": 8, "max_length": 512}),
     Recipe("me5-small-mlm", "masked-lm", "me5-small",
            "Chinese + English masked-LM head: multilingual-e5-small fully fine-tuned with whole-word masking",
-           _mlm_zh, {"epochs": 8, "lr": 2e-4, "batch_size": 64, "max_length": 192}, languages=("zh", "en")),
+           _mlm_zh, {"epochs": 8, "lr": 2e-4, "batch_size": 64, "max_length": 192, "delta_bits": 4},
+           languages=("zh", "en")),
 ]}
 
 

@@ -29,6 +29,8 @@ from interpeval.models.base import Model
 from interpeval.models.load import OVERLAY_JSON, OVERLAY_WEIGHTS, load
 
 CHECKPOINT = "checkpoint.pt"
+#: columns that share one scale in an int4-stored change
+Q4_GROUP = 64
 
 
 @dataclass
@@ -501,14 +503,14 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
           device: str = "auto", label_names: Sequence[str] | None = None, data: str = "", command: str = "",
           description: str = "", save_every: int = 50, steps_this_run: int | None = None,
           progress: bool = True, dev: Sequence[Any] | None = None, eval_every: int | None = None,
-          card_extra: dict[str, Any] | None = None) -> TrainResult:
+          card_extra: dict[str, Any] | None = None, delta_bits: int = 8) -> TrainResult:
     """Fine-tune ``base`` as ``kind`` on ``examples`` and write a loadable artifact to ``out_dir``.
 
     The held-out split (``eval_fraction``, seeded) is never trained on; its scores go into the card. With ``dev``
     examples the model is scored on them every ``eval_every`` steps (default: each epoch) and the best-scoring
     weights are the ones saved (model selection). Batches are length-bucketed and padded to their longest item.
-    The artifact stores only what training changed, relative to the base: int8 changes with one scale per row
-    for matrices, fp16 for the rest, full values for new heads. Re-running the same call resumes from
+    The artifact stores only what training changed, relative to the base: int8 (``delta_bits=4``: int4) changes
+    of matrices, fp16 for the rest, full values for new heads. Re-running the same call resumes from
     ``out_dir/checkpoint.pt`` (written every ``save_every`` steps, when ``steps_this_run`` steps are done, and on
     Ctrl-C) and reaches the same final weights as an uninterrupted run; re-running a finished call returns its
     result without training again.
@@ -634,7 +636,7 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
         named = dict(params)
         for name, tensor in best["params"].items():
             named[name].data.copy_(tensor)
-    _save_artifact(model, out, base, kind, params, base_state, train_layers, label_names, num_labels)
+    _save_artifact(model, out, base, kind, params, base_state, train_layers, label_names, num_labels, delta_bits)
     trained = load(out, device=model.device, batch_size=batch_size, max_length=max_length)
     metrics = evaluate(trained, kind, [examples[i] for i in eval_idx], seed) if len(eval_idx) else {}
     card = {"name": out.name, "kind": kind, "base": str(base), "data": data, "description": description,
@@ -643,6 +645,7 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
             "batch_size": batch_size, "max_length": max_length, "train_layers": train_layers,
             "evidence_lambda": evidence_lambda if kind == "extractive-qa" else None, "device": str(model.device),
             "wall_time_s": round(wall, 1), "command": command or "interpeval.models.train.train(...)",
+            "storage": storage_label(delta_bits),
             "selection": {"n_dev": len(dev), "metric": primary, "best_step": best["step"],
                           "best_score": best["score"], "history": best["history"]} if dev else None,
             **(card_extra or {}), "fingerprint": fingerprint}
@@ -652,43 +655,62 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
     return TrainResult(out, True, step, len(train_idx), len(eval_idx), metrics, round(wall, 1), model)
 
 
-def overlay_tensors(params: Sequence[tuple[str, torch.nn.Parameter]], base_state: dict[str, torch.Tensor]
-                    ) -> dict[str, torch.Tensor]:
-    """What an artifact stores (read back by :func:`interpeval.models.load.apply_overlay`): for a base tensor the
-    change from the base — int8 with one fp16 scale per row for a matrix, fp16 otherwise —, for a new tensor (a
-    head) its value in fp16."""
+def quantized_change(name: str, delta: torch.Tensor, bits: int = 8) -> dict[str, torch.Tensor]:
+    """How an artifact stores the change ``delta`` of base tensor ``name`` (read back by
+    :func:`interpeval.models.load.overlay_changes`): a matrix in int8 with one fp16 scale per row, or with
+    ``bits=4`` two int4 values per byte with one fp16 scale per group of :data:`Q4_GROUP` columns (half the size,
+    for the 12-layer encoders); anything else in fp16."""
+    delta = delta.to("cpu", torch.float32)
+    if delta.dim() != 2 or delta.numel() < 4096 or (bits == 4 and delta.shape[1] % Q4_GROUP):
+        return {f"{name}.delta": delta.to(torch.float16).contiguous()}
+    if bits == 8:
+        scale = (delta.abs().amax(dim=1) / 127).clamp_min(1e-12)
+        return {f"{name}.q8": torch.round(delta / scale[:, None]).clamp(-127, 127).to(torch.int8).contiguous(),
+                f"{name}.q8scale": scale.contiguous()}
+    if bits != 4:
+        raise ValueError(f"delta_bits must be 8 or 4, not {bits!r}")
+    groups = delta.reshape(delta.shape[0], -1, Q4_GROUP)
+    scale = (groups.abs().amax(dim=2) / 7).clamp_min(1e-8).to(torch.float16)
+    levels = torch.round(groups / scale.float()[:, :, None]).clamp(-7, 7).to(torch.uint8).reshape(delta.shape) + 8
+    return {f"{name}.q4": (levels[:, 0::2] | (levels[:, 1::2] << 4)).contiguous(), f"{name}.q4scale": scale.contiguous()}
+
+
+def overlay_tensors(params: Sequence[tuple[str, torch.nn.Parameter]], base_state: dict[str, torch.Tensor],
+                    bits: int = 8) -> dict[str, torch.Tensor]:
+    """What an artifact stores: for a base tensor its :func:`quantized_change`, for a new tensor (a head) its
+    value in fp16."""
     out: dict[str, torch.Tensor] = {}
     for name, param in params:
         value = param.detach().to("cpu", torch.float32)
-        if name not in base_state:
-            out[name] = value.to(torch.float16).contiguous()
-            continue
-        delta = value - base_state[name].float()
-        if delta.dim() == 2 and delta.numel() >= 4096:
-            scale = (delta.abs().amax(dim=1) / 127).clamp_min(1e-12)
-            out[f"{name}.q8"] = torch.round(delta / scale[:, None]).clamp(-127, 127).to(torch.int8).contiguous()
-            out[f"{name}.q8scale"] = scale.contiguous()
+        if name in base_state:
+            out.update(quantized_change(name, value - base_state[name].float(), bits))
         else:
-            out[f"{name}.delta"] = delta.to(torch.float16).contiguous()
+            out[name] = value.to(torch.float16).contiguous()
     return out
 
 
 def _save_artifact(model: Model, out: Path, base: str, kind: str, params: list[tuple[str, torch.nn.Parameter]],
                    base_state: dict[str, torch.Tensor], train_layers: int | None,
-                   label_names: Sequence[str] | None, num_labels: int | None) -> None:
+                   label_names: Sequence[str] | None, num_labels: int | None, bits: int = 8) -> None:
     """``overlay.json`` naming the base + ``overlay.safetensors`` with what training changed."""
     from safetensors.torch import save_file
 
     out.mkdir(parents=True, exist_ok=True)
     model.hf.eval()
     id2label = {i: name for i, name in enumerate(label_names)} if label_names else None
-    save_file(overlay_tensors(params, base_state), str(out / OVERLAY_WEIGHTS),
+    save_file(overlay_tensors(params, base_state, bits), str(out / OVERLAY_WEIGHTS),
               metadata={"base": str(base), "kind": kind})
     meta = {"format": "interpeval-overlay-2", "base": str(base), "kind": kind, "train_layers": train_layers,
-            "num_labels": num_labels, "storage": "int8 row-scaled changes for matrices, fp16 otherwise"}
+            "num_labels": num_labels, "storage": storage_label(bits)}
     if id2label:
         meta["id2label"] = {str(k): v for k, v in id2label.items()}
     (out / OVERLAY_JSON).write_text(json.dumps(meta, indent=2) + "\n")
+
+
+def storage_label(bits: int) -> str:
+    """How ``overlay.json`` describes an artifact's storage."""
+    per = "row" if bits == 8 else f"{Q4_GROUP}-column group"
+    return f"int{bits} changes with one scale per {per} for matrices, fp16 otherwise"
 
 
 def _scores(metrics: dict[str, Any]) -> str:
@@ -727,11 +749,12 @@ def model_card(card: dict[str, Any]) -> str:
     lines += [
         f"- training: {card['steps']} steps ({card['epochs']:.2f} epochs), batch {card['batch_size']}, "
         f"lr {card['lr']}, max_length {card['max_length']}, on {card['device']}, {card['wall_time_s']} s",
-        f"- command: `{card['command']}`", "",
+        f"- command: `{card['command']}`",
+        *([f"- stored as {card['storage']}"] if card.get("storage") else []), "",
     ]
     return "\n".join(lines)
 
 
 __all__ = ["PRIMARY_METRIC", "ChoiceExample", "classification_scores", "predict_examples", "ClassificationExample", "MLMExample", "QAExample", "TrainResult",
-           "epoch_batches", "evaluate", "masked_logits", "model_card", "overlay_tensors", "read_examples",
+           "epoch_batches", "evaluate", "masked_logits", "model_card", "Q4_GROUP", "overlay_tensors", "quantized_change", "read_examples",
            "read_jsonl", "read_squad", "read_tsv", "seeded_split", "train", "word_units"]
