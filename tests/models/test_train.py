@@ -179,6 +179,12 @@ def test_int4_changes_reload_within_half_a_group_step():
     assert error[4, 0] < step[3, 0] / 20
 
 
+def test_unknown_delta_bits_is_refused_before_training(tmp_path):
+    with pytest.raises(ValueError, match="delta_bits must be 8 or 4"):
+        train("sequence-classification", "tiny-bert", [ClassificationExample("a", 0)], tmp_path, delta_bits=2)
+    assert not any(tmp_path.iterdir())
+
+
 def test_requantize_tool_keeps_heads_and_metadata(tmp_path):
     from safetensors import safe_open
     from safetensors.torch import save_file

@@ -517,6 +517,8 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
     """
     if kind not in EXAMPLE_TYPES:
         raise ValueError(f"cannot train kind {kind!r}; trainable kinds: {', '.join(EXAMPLE_TYPES)}")
+    if delta_bits not in (4, 8):
+        raise ValueError(f"delta_bits must be 8 or 4, not {delta_bits!r}")
     examples = list(examples)
     dev = list(dev or [])
     wrong = next((i for i, e in enumerate(examples + dev) if not isinstance(e, EXAMPLE_TYPES[kind])), None)
