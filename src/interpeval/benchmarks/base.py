@@ -95,7 +95,9 @@ def resume(benchmark: Benchmark, store: Any, progress: Callable[[int, int], None
     if len(set(ids)) != len(ids):
         duplicate = next(i for i in ids if ids.count(i) > 1)
         raise ValueError(f"{key.benchmark}: instance id {duplicate!r} occurs twice")
-    run = store.run(key.benchmark, key.config, key.model, key.data_fingerprint)
+    from interpeval.models.zoo import revision
+
+    run = store.run(key.benchmark, key.config, key.model, key.data_fingerprint, revision(key.model))
     try:
         stored = {row["instance_id"]: row for row in store.instances(run.id)}
         outcome = Outcome(run, stored=sum(i in stored for i in ids))

@@ -609,8 +609,8 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in [
     Recipe("minilm-squad", "extractive-qa", "minilm",
            "English extractive QA with a null answer (P(answer in context) as QUACKIE) and an ExpMRC pseudo-evidence "
            "head; all-MiniLM-L6-v2 fully fine-tuned", _squad,
-           {"max_steps": 400, "lr": 1e-4, "batch_size": 16, "max_length": 192, "evidence_lambda": 0.5,
-            "eval_every": 200}),
+           {"max_steps": 3500, "lr": 1e-4, "batch_size": 16, "max_length": 192, "evidence_lambda": 0.5,
+            "eval_every": 500}),
     # from MiniLM's own encoder the classifier collapsed onto "answerable" within CPU budgets; the QA head's encoder
     # has learnt where answers are, so the classifier starts from it (an overlay on minilm-squad)
     Recipe("minilm-quackie-cls", "sequence-classification", "minilm-squad",

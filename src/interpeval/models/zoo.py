@@ -10,6 +10,8 @@ Encoders load as any kind; a kind without a trained head gets a random one and a
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import os
 from dataclasses import dataclass
@@ -74,6 +76,42 @@ def _artifacts() -> list[Path]:
         return []
     return sorted(p for p in root.iterdir() if p.is_dir() and ((p / "overlay.json").exists()
                                                                or (p / "config.json").exists()))
+
+
+#: files that describe an artifact without changing what it computes
+_DESCRIPTIVE = ("card.json", "MODEL_CARD.md")
+
+
+def revision(name: str) -> str:
+    """A content hash of what ``name`` loads (every file of its folder but the card, and an overlay's base), so
+    that stored results of a retrained or replaced model are not reused under the same name; "" for tiny models
+    (fixed by their name), hub ids and anything that is not a local folder."""
+    if not name or name.startswith("tiny-"):
+        return ""
+    try:
+        folder = path(name) or Path(name).expanduser()
+    except InterpevalError:
+        return ""
+    if not folder.is_dir():
+        return ""
+    files = sorted(f for f in folder.resolve().rglob("*") if f.is_file() and f.name not in _DESCRIPTIVE)
+    stamp = tuple((str(f), f.stat().st_size, f.stat().st_mtime_ns) for f in files)
+    own = _content_hash(folder.resolve(), stamp)
+    meta = folder / "overlay.json"
+    base = revision(str(json.loads(meta.read_text()).get("base", ""))) if meta.exists() else ""
+    return hashlib.sha256(f"{own}+{base}".encode()).hexdigest()[:16] if base else own
+
+
+@functools.lru_cache(maxsize=64)
+def _content_hash(folder: Path, stamp: tuple[tuple[str, int, int], ...]) -> str:
+    """Hash of the files in ``stamp`` (name, size, mtime: a changed file is hashed again)."""
+    digest = hashlib.sha256()
+    for file, _, _ in stamp:
+        digest.update(Path(file).relative_to(folder).as_posix().encode())
+        with open(file, "rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    return digest.hexdigest()[:16]
 
 
 def available() -> list[ZooEntry]:

@@ -85,8 +85,12 @@ def _code_version() -> str:
     return f"{interpeval.__version__}+{sha}" if sha else interpeval.__version__
 
 
-def config_hash(benchmark: str, config: dict[str, Any], model: str, data_fingerprint: str) -> str:
-    payload = json.dumps([benchmark, config, model, data_fingerprint], sort_keys=True, default=str)
+def config_hash(benchmark: str, config: dict[str, Any], model: str, data_fingerprint: str,
+                model_revision: str = "") -> str:
+    """A run's identity; ``model_revision`` (the model's content hash, when it has one) makes a changed model a
+    new run under the same name."""
+    fields = [benchmark, config, model, data_fingerprint] + ([model_revision] if model_revision else [])
+    payload = json.dumps(fields, sort_keys=True, default=str)
     return hashlib.sha256(payload.encode()).hexdigest()[:16]
 
 
@@ -184,9 +188,10 @@ class Store:
             raise
         self._conn.execute("COMMIT")
 
-    def run(self, benchmark: str, config: dict[str, Any], model: str = "", data_fingerprint: str = "") -> Run:
-        """Get or create the run for this exact (benchmark, config, model, data)."""
-        key = config_hash(benchmark, config, model, data_fingerprint)
+    def run(self, benchmark: str, config: dict[str, Any], model: str = "", data_fingerprint: str = "",
+            model_revision: str = "") -> Run:
+        """Get or create the run for this exact (benchmark, config, model and its revision, data)."""
+        key = config_hash(benchmark, config, model, data_fingerprint, model_revision)
         with self.transaction() as conn:
             row = conn.execute("SELECT id FROM runs WHERE config_hash = ?", (key,)).fetchone()
             if row is None:
