@@ -96,22 +96,18 @@ def revision(name: str) -> str:
         return ""
     files = sorted(f for f in folder.resolve().rglob("*") if f.is_file() and f.name not in _DESCRIPTIVE)
     stamp = tuple((str(f), f.stat().st_size, f.stat().st_mtime_ns) for f in files)
-    own = _content_hash(folder.resolve(), stamp)
+    own = _content_hash(stamp)
     meta = folder / "overlay.json"
     base = revision(str(json.loads(meta.read_text()).get("base", ""))) if meta.exists() else ""
     return hashlib.sha256(f"{own}+{base}".encode()).hexdigest()[:16] if base else own
 
 
 @functools.lru_cache(maxsize=64)
-def _content_hash(folder: Path, stamp: tuple[tuple[str, int, int], ...]) -> str:
-    """Hash of the files in ``stamp`` (name, size, mtime: a changed file is hashed again)."""
-    digest = hashlib.sha256()
-    for file, _, _ in stamp:
-        digest.update(Path(file).relative_to(folder).as_posix().encode())
-        with open(file, "rb") as handle:
-            for block in iter(lambda: handle.read(1 << 20), b""):
-                digest.update(block)
-    return digest.hexdigest()[:16]
+def _content_hash(stamp: tuple[tuple[str, int, int], ...]) -> str:
+    """:func:`interpeval.store.fingerprint_files` of the files in ``stamp``, kept while their (size, mtime) hold."""
+    from interpeval.store import fingerprint_files
+
+    return fingerprint_files(*(file for file, _, _ in stamp))
 
 
 def available() -> list[ZooEntry]:
