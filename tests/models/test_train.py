@@ -166,7 +166,7 @@ def test_int8_changes_reload_the_trained_weights(tmp_path):
 
 def test_int4_changes_reload_within_half_a_group_step():
     """With ``bits=4`` two changes share a byte and each group of Q4_GROUP columns one scale (max |change| / 7):
-    every reloaded weight is within half its group's step, and the file holds a quarter of the fp16 bytes."""
+    every reloaded weight is within half its group's step."""
     base = {"w": torch.randn(32, 2 * Q4_GROUP)}
     change = 0.01 * torch.randn(32, 2 * Q4_GROUP)
     change[3, :Q4_GROUP] *= 50  # one loud group must not coarsen its neighbours
@@ -181,7 +181,7 @@ def test_int4_changes_reload_within_half_a_group_step():
 
 def test_unknown_delta_bits_is_refused_before_training(tmp_path):
     with pytest.raises(ValueError, match="delta_bits must be 8 or 4"):
-        train("sequence-classification", "tiny-bert", [ClassificationExample("a", 0)], tmp_path, delta_bits=2)
+        train("sequence-classification", "tiny-sequence-classification", [ClassificationExample("a", 0)], tmp_path, delta_bits=2)
     assert not any(tmp_path.iterdir())
 
 

@@ -673,7 +673,8 @@ def quantized_change(name: str, delta: torch.Tensor, bits: int = 8) -> dict[str,
         raise ValueError(f"delta_bits must be 8 or 4, not {bits!r}")
     groups = delta.reshape(delta.shape[0], -1, Q4_GROUP)
     scale = (groups.abs().amax(dim=2) / 7).clamp_min(1e-8).to(torch.float16)
-    levels = torch.round(groups / scale.float()[:, :, None]).clamp(-7, 7).to(torch.uint8).reshape(delta.shape) + 8
+    # shifted to 1..15 before the cast: a negative float has no defined uint8 value
+    levels = (torch.round(groups / scale.float()[:, :, None]).clamp(-7, 7) + 8).to(torch.uint8).reshape(delta.shape)
     return {f"{name}.q4": (levels[:, 0::2] | (levels[:, 1::2] << 4)).contiguous(), f"{name}.q4scale": scale.contiguous()}
 
 
