@@ -168,6 +168,11 @@ CASES = [
          "1.5"),
     _opt("train-recipe-data-root", lambda d: ["train", "recipe", "minilm-sst2", "--data-root", d / "none"],
          "--data-root", "no such folder"),
+    _opt("train-recipe-init-missing", lambda d: ["train", "recipe", "minilm-sst2", "--data-root", d, "--out", d / "m",
+                                                 "--set", f"init={d / 'none'}"], "init", "no trained artifact"),
+    _opt("train-recipe-init-other-kind", lambda d: ["train", "recipe", "minilm-squad", "--data-root", d, "--out",
+                                                    d / "m", "--set", "init=minilm-sst2"],
+         "init 'minilm-sst2'", "sequence-classification", "extractive-qa"),
     # plm, iqs, serve, suite
     _opt("plm-run-target", lambda d: ["plm", "run", d / "g.jsonl", "--model", "tiny-masked-lm", "--target", "best",
                                       "--out", d / "o"], "--target", "'best'"),

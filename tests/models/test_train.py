@@ -185,6 +185,42 @@ def test_unknown_delta_bits_is_refused_before_training(tmp_path):
     assert not any(tmp_path.iterdir())
 
 
+def test_warm_start_continues_from_an_artifact_and_stores_changes_against_the_base(tmp_path):
+    examples, names = _sst()
+    kwargs = dict(batch_size=8, label_names=names, progress=False)
+    train("sequence-classification", "tiny-encoder", examples, tmp_path / "a", max_steps=3, lr=1e-3, **kwargs)
+    a = load(tmp_path / "a", device="cpu")
+    # lr 0: the warm-started run keeps the weights it started from, so it must reload as the first artifact
+    train("sequence-classification", "tiny-encoder", examples, tmp_path / "same", max_steps=1, lr=0.0,
+          init=str(tmp_path / "a"), **kwargs)
+    same = load(tmp_path / "same", device="cpu")
+    for name, value in a.hf.state_dict().items():
+        assert torch.allclose(same.hf.state_dict()[name], value, atol=1e-6), name
+    longer = train("sequence-classification", "tiny-encoder", examples, tmp_path / "b", max_steps=2, lr=1e-3,
+                   init=str(tmp_path / "a"), **kwargs)
+    b = load(tmp_path / "b", device="cpu")
+    assert json.loads((tmp_path / "b" / "overlay.json").read_text())["base"] == "tiny-encoder"
+    moved = (b.hf.bert.encoder.layer[0].output.dense.weight - a.hf.bert.encoder.layer[0].output.dense.weight).detach()
+    assert float(moved.abs().max()) > 0
+    card = json.loads((tmp_path / "b" / "card.json").read_text())
+    assert card["init"]["from"] == "a" and card["init"]["steps"] == 3 and card["steps"] == 2
+    assert "warm start from `a`" in (tmp_path / "b" / "MODEL_CARD.md").read_text()
+    again = train("sequence-classification", "tiny-encoder", examples, tmp_path / "b", max_steps=2, lr=1e-3,
+                  init=str(tmp_path / "a"), **kwargs)
+    assert again.model is None and again.metrics == longer.metrics  # finished: not retrained
+
+
+def test_warm_start_from_a_wrong_artifact_is_refused_before_training(tmp_path):
+    examples, names = _sst()
+    train("sequence-classification", "tiny-encoder", examples, tmp_path / "a", max_steps=1, batch_size=8,
+          label_names=names, progress=False)
+    with pytest.raises(InterpevalError, match="is a sequence-classification model trained from 'tiny-encoder'"):
+        train("regression", "tiny-encoder", [], tmp_path / "r", init=str(tmp_path / "a"))
+    with pytest.raises(InterpevalError, match="no trained artifact there"):
+        train("sequence-classification", "tiny-encoder", examples, tmp_path / "c", init=str(tmp_path / "none"))
+    assert not (tmp_path / "r").exists() and not (tmp_path / "c").exists()
+
+
 def test_requantize_tool_keeps_heads_and_metadata(tmp_path):
     from safetensors import safe_open
     from safetensors.torch import save_file
@@ -288,6 +324,8 @@ def test_cli_train_and_models(tmp_path):
         card = json.loads(card_file.read_text())
         rows = [line for line in cards.output.splitlines() if line.startswith(f"| `{card['name']}`")]
         assert len(rows) == max(1, len(card.get("heldout", {})))
+        if "init" in card:  # a warm-started head counts the steps of the run it continued
+            assert all(f"{card['init']['steps']} + {card['steps']} steps" in row for row in rows)
         for test in card.get("heldout", {}).values():
             primary = next(v for v in test["metrics"].values() if isinstance(v, float))
             assert any(f"({test['n']})" in row and f"{primary:.3f}" in row for row in rows)

@@ -111,9 +111,12 @@ def recipe(
     overrides: dict[str, object] = {}
     for item in set_:
         key, sep, value = item.partition("=")
-        allowed = [*RECIPES[name].settings, "max_steps", "eval_every"]
+        allowed = [*RECIPES[name].settings, "max_steps", "eval_every", "seed", "init"]
         if not sep or key not in allowed:
             raise InterpevalError(f"--set {item!r}: use KEY=VALUE with KEY one of {', '.join(allowed)}")
+        if key == "init":  # an artifact folder or zoo name to warm-start from
+            overrides[key] = value
+            continue
         try:
             overrides[key] = json.loads(value)
         except json.JSONDecodeError:
@@ -123,5 +126,9 @@ def recipe(
     validate.input_dir(data_root, "--data-root")
     validate.output_dir(out or Path("zoo") / name, "--out")
     validate.device(device)
+    if "init" in overrides:
+        from interpeval.models.train import check_init
+
+        check_init(str(overrides["init"]), RECIPES[name].kind, RECIPES[name].base)
     summary = run_recipe(name, data_root, out or Path("zoo") / name, device=device, overrides=overrides)
     Console().print_json(json.dumps(summary, ensure_ascii=False))

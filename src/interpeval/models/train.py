@@ -16,6 +16,7 @@ import random
 import re
 import string
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -503,7 +504,7 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
           device: str = "auto", label_names: Sequence[str] | None = None, data: str = "", command: str = "",
           description: str = "", save_every: int = 50, steps_this_run: int | None = None,
           progress: bool = True, dev: Sequence[Any] | None = None, eval_every: int | None = None,
-          card_extra: dict[str, Any] | None = None, delta_bits: int = 8) -> TrainResult:
+          card_extra: dict[str, Any] | None = None, delta_bits: int = 8, init: str | None = None) -> TrainResult:
     """Fine-tune ``base`` as ``kind`` on ``examples`` and write a loadable artifact to ``out_dir``.
 
     The held-out split (``eval_fraction``, seeded) is never trained on; its scores go into the card. With ``dev``
@@ -513,12 +514,15 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
     of matrices, fp16 for the rest, full values for new heads. Re-running the same call resumes from
     ``out_dir/checkpoint.pt`` (written every ``save_every`` steps, when ``steps_this_run`` steps are done, and on
     Ctrl-C) and reaches the same final weights as an uninterrupted run; re-running a finished call returns its
-    result without training again.
+    result without training again. ``init`` (an artifact trained from ``base`` as ``kind``) warm-starts from its
+    weights with a new schedule, to train a finished run longer; the changes are still stored relative to ``base``.
     """
     if kind not in EXAMPLE_TYPES:
         raise ValueError(f"cannot train kind {kind!r}; trainable kinds: {', '.join(EXAMPLE_TYPES)}")
     if delta_bits not in (4, 8):
         raise ValueError(f"delta_bits must be 8 or 4, not {delta_bits!r}")
+    if init is not None:
+        check_init(init, kind, base)
     examples = list(examples)
     dev = list(dev or [])
     wrong = next((i for i, e in enumerate(examples + dev) if not isinstance(e, EXAMPLE_TYPES[kind])), None)
@@ -540,6 +544,10 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
                    "batch_size": batch_size, "total_steps": total, "eval_fraction": eval_fraction,
                    "train_layers": train_layers, "evidence_lambda": evidence_lambda, "max_length": max_length,
                    "data": data, "n_dev": len(dev), "eval_every": eval_every if dev else None}
+    if init is not None:
+        from interpeval.models import zoo
+
+        fingerprint["init"] = zoo.revision(init)
     card_path = out / "card.json"
     if card_path.exists() and not (out / CHECKPOINT).exists():
         card = json.loads(card_path.read_text())
@@ -547,7 +555,7 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
             return TrainResult(out, True, card["steps"], card["n_train"], card["n_eval"], card["metrics"],
                                card["wall_time_s"])
 
-    model = load(base, kind=kind, device=device, batch_size=batch_size, max_length=max_length,
+    model = load(init or base, kind=kind, device=device, batch_size=batch_size, max_length=max_length,
                  num_labels=num_labels)
     if kind == "extractive-qa" and model.evidence_head is None and any(e.evidence_text for e in examples):
         with torch.random.fork_rng(devices=[]):
@@ -555,7 +563,14 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
             model.evidence_head = torch.nn.Linear(model.hf.config.hidden_size, 2).to(model.device)
     params = _trainable(model, train_layers)
     prefix = f"{model.hf.base_model_prefix}."
-    base_state = {n: p.detach().to("cpu", copy=True) for n, p in params if n.startswith(prefix)}
+    reference = model.hf
+    if init is not None:  # the base's own weights, which the stored changes are relative to (its head is unused)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            reference = load(base, kind=kind, device="cpu", num_labels=num_labels).hf
+    trained_names = {n for n, _ in params}
+    base_state = {n: p.detach().to("cpu", copy=True) for n, p in reference.named_parameters()
+                  if n.startswith(prefix) and n in trained_names}
     optimizer = torch.optim.AdamW([p for _, p in params], lr=lr, weight_decay=0.01)
     warmup = max(1, int(0.06 * total))
     scheduler = torch.optim.lr_scheduler.LambdaLR(
@@ -650,11 +665,37 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
             "storage": storage_label(delta_bits),
             "selection": {"n_dev": len(dev), "metric": primary, "best_step": best["step"],
                           "best_score": best["score"], "history": best["history"]} if dev else None,
+            **({"init": _init_summary(init)} if init is not None else {}),
             **(card_extra or {}), "fingerprint": fingerprint}
     card_path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
     (out / "MODEL_CARD.md").write_text(model_card(card))
     (out / CHECKPOINT).unlink(missing_ok=True)
     return TrainResult(out, True, step, len(train_idx), len(eval_idx), metrics, round(wall, 1), model)
+
+
+def _init_folder(init: str) -> Path:
+    from interpeval.models import zoo
+
+    return zoo.path(init) or Path(init).expanduser()
+
+
+def check_init(init: str, kind: str, base: str) -> None:
+    """A warm start must come from an artifact of the same kind trained from the same base (its changes are
+    stored relative to that base)."""
+    meta_file = _init_folder(init) / OVERLAY_JSON
+    if not meta_file.is_file():
+        raise InterpevalError(f"init {init!r}: no trained artifact there ({meta_file} is missing)")
+    meta = json.loads(meta_file.read_text())
+    if meta.get("kind") != kind or meta.get("base") != str(base):
+        raise InterpevalError(f"init {init!r} is a {meta.get('kind')} model trained from {meta.get('base')!r}; "
+                              f"this run trains {kind} from {base!r}")
+
+
+def _init_summary(init: str) -> dict[str, Any]:
+    """What the card says of a warm start: the artifact and how it was trained (its steps, wall time, command)."""
+    card_file = _init_folder(init) / "card.json"
+    card = json.loads(card_file.read_text()) if card_file.is_file() else {}
+    return {"from": Path(init).name, **{k: card[k] for k in ("steps", "wall_time_s", "command", "lr") if k in card}}
 
 
 def quantized_change(name: str, delta: torch.Tensor, bits: int = 8) -> dict[str, torch.Tensor]:
@@ -720,6 +761,14 @@ def _scores(metrics: dict[str, Any]) -> str:
     return ", ".join(f"{k} = {v:.4f}" if isinstance(v, float) else f"{k} = {v}" for k, v in metrics.items())
 
 
+def _init_lines(init: dict[str, Any] | None) -> list[str]:
+    if not init:
+        return []
+    return [f"- warm start from `{init['from']}`, trained before by `{init.get('command', '?')}` "
+            f"({init.get('steps', '?')} steps, lr {init.get('lr', '?')}, {init.get('wall_time_s', '?')} s): "
+            "these steps continue it with a new schedule"]
+
+
 def model_card(card: dict[str, Any]) -> str:
     """``MODEL_CARD.md`` from ``card.json``: base, data and split, selection, held-out scores next to the trivial
     baseline, training cost and the command that reproduces it."""
@@ -753,11 +802,12 @@ def model_card(card: dict[str, Any]) -> str:
         f"- training: {card['steps']} steps ({card['epochs']:.2f} epochs), batch {card['batch_size']}, "
         f"lr {card['lr']}, max_length {card['max_length']}, on {card['device']}, {card['wall_time_s']} s",
         f"- command: `{card['command']}`",
+        *_init_lines(card.get("init")),
         *([f"- stored as {card['storage']}"] if card.get("storage") else []), "",
     ]
     return "\n".join(lines)
 
 
-__all__ = ["PRIMARY_METRIC", "ChoiceExample", "classification_scores", "predict_examples", "ClassificationExample", "MLMExample", "QAExample", "TrainResult",
+__all__ = ["PRIMARY_METRIC", "ChoiceExample", "check_init", "classification_scores", "predict_examples", "ClassificationExample", "MLMExample", "QAExample", "TrainResult",
            "epoch_batches", "evaluate", "masked_logits", "model_card", "Q4_GROUP", "overlay_tensors", "quantized_change", "read_examples",
            "read_jsonl", "read_squad", "read_tsv", "seeded_split", "train", "word_units"]

@@ -153,7 +153,10 @@ def heldout_table() -> str:
         files = [k for k in card.get("split", {}) if "/" in k or k.endswith(".json")] if recipe else []
         data = "; ".join(files) or card.get("data", "")
         layers = card.get("train_layers")
-        training = (f"{card.get('steps')} steps, {card.get('wall_time_s', 0) / 60:.0f} min on {card.get('device')} "
+        init = card.get("init") or {}  # a warm start: its own steps and time come first
+        steps = f"{init['steps']} + {card.get('steps')}" if "steps" in init else card.get("steps")
+        minutes = (card.get("wall_time_s", 0) + init.get("wall_time_s", 0)) / 60
+        training = (f"{steps} steps, {minutes:.0f} min on {card.get('device')} "
                     f"({'full fine-tuning' if layers is None else f'top {layers} layers'} of {card.get('base')})")
         tests = list(card.get("heldout", {}).values()) or [
             {"what": f"seeded {card.get('eval_fraction', 0):.0%} split of the same file", "n": card.get("n_eval"),
