@@ -216,9 +216,12 @@ def test_warm_start_from_a_wrong_artifact_is_refused_before_training(tmp_path):
           label_names=names, progress=False)
     with pytest.raises(InterpevalError, match="is a sequence-classification model trained from 'tiny-encoder'"):
         train("regression", "tiny-encoder", [], tmp_path / "r", init=str(tmp_path / "a"))
+    with pytest.raises(InterpevalError, match="changed every layer; train_layers=1 would drop those changes"):
+        train("sequence-classification", "tiny-encoder", examples, tmp_path / "t", init=str(tmp_path / "a"),
+              train_layers=1)
     with pytest.raises(InterpevalError, match="no trained artifact there"):
         train("sequence-classification", "tiny-encoder", examples, tmp_path / "c", init=str(tmp_path / "none"))
-    assert not (tmp_path / "r").exists() and not (tmp_path / "c").exists()
+    assert not any((tmp_path / name).exists() for name in ("r", "t", "c"))
 
 
 def test_requantize_tool_keeps_heads_and_metadata(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import shlex
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -108,7 +109,7 @@ def recipe(
 
     if name not in RECIPES:
         raise InterpevalError(f"unknown recipe {name!r}; recipes: {', '.join(RECIPES)}")
-    overrides: dict[str, object] = {}
+    overrides: dict[str, Any] = {}
     for item in set_:
         key, sep, value = item.partition("=")
         allowed = [*RECIPES[name].settings, "max_steps", "eval_every", "seed", "init"]
@@ -129,6 +130,7 @@ def recipe(
     if "init" in overrides:
         from interpeval.models.train import check_init
 
-        check_init(str(overrides["init"]), RECIPES[name].kind, RECIPES[name].base)
+        layers = overrides.get("train_layers", RECIPES[name].settings.get("train_layers"))
+        check_init(str(overrides["init"]), RECIPES[name].kind, RECIPES[name].base, layers)
     summary = run_recipe(name, data_root, out or Path("zoo") / name, device=device, overrides=overrides)
     Console().print_json(json.dumps(summary, ensure_ascii=False))

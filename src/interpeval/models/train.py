@@ -522,7 +522,7 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
     if delta_bits not in (4, 8):
         raise ValueError(f"delta_bits must be 8 or 4, not {delta_bits!r}")
     if init is not None:
-        check_init(init, kind, base)
+        check_init(init, kind, base, train_layers)
     examples = list(examples)
     dev = list(dev or [])
     wrong = next((i for i, e in enumerate(examples + dev) if not isinstance(e, EXAMPLE_TYPES[kind])), None)
@@ -679,9 +679,9 @@ def _init_folder(init: str) -> Path:
     return zoo.path(init) or Path(init).expanduser()
 
 
-def check_init(init: str, kind: str, base: str) -> None:
+def check_init(init: str, kind: str, base: str, train_layers: int | None = None) -> None:
     """A warm start must come from an artifact of the same kind trained from the same base (its changes are
-    stored relative to that base)."""
+    stored relative to that base), and must train every layer it changed (only trained tensors are stored)."""
     meta_file = _init_folder(init) / OVERLAY_JSON
     if not meta_file.is_file():
         raise InterpevalError(f"init {init!r}: no trained artifact there ({meta_file} is missing)")
@@ -689,6 +689,10 @@ def check_init(init: str, kind: str, base: str) -> None:
     if meta.get("kind") != kind or meta.get("base") != str(base):
         raise InterpevalError(f"init {init!r} is a {meta.get('kind')} model trained from {meta.get('base')!r}; "
                               f"this run trains {kind} from {base!r}")
+    changed = meta.get("train_layers")
+    if train_layers is not None and (changed is None or changed > train_layers):
+        raise InterpevalError(f"init {init!r} changed {'every layer' if changed is None else f'{changed} layers'}; "
+                              f"train_layers={train_layers} would drop those changes (train at least as many)")
 
 
 def _init_summary(init: str) -> dict[str, Any]:
