@@ -99,7 +99,7 @@ def recipe(
     data_root: Path = typer.Option(Path("../shared/data"), help="the shared real-data folder"),
     out: Path = typer.Option(None, help="output directory (default: ./zoo/NAME); resumes here"),
     device: str = typer.Option("auto", help="auto = cuda > mps > cpu"),
-    set_: list[str] = typer.Option([], "--set", help="override a training setting, e.g. --set epochs=1"),
+    set_: list[str] = typer.Option([], "--set", help="override a training setting, e.g. --set epochs=1; --set init=DIR warm-starts from a trained head"),
 ) -> None:
     """Reproduce a zoo head from the real data: exact split, dev selection, held-out tests with baselines."""
     import json
