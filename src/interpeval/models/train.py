@@ -26,6 +26,7 @@ import numpy as np
 import torch
 
 from interpeval.errors import DataError, InterpevalError
+from interpeval.models import zoo
 from interpeval.models.base import Model
 from interpeval.models.load import OVERLAY_JSON, OVERLAY_WEIGHTS, load
 
@@ -545,8 +546,6 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
                    "train_layers": train_layers, "evidence_lambda": evidence_lambda, "max_length": max_length,
                    "data": data, "n_dev": len(dev), "eval_every": eval_every if dev else None}
     if init is not None:
-        from interpeval.models import zoo
-
         fingerprint["init"] = zoo.revision(init)
     card_path = out / "card.json"
     if card_path.exists() and not (out / CHECKPOINT).exists():
@@ -673,16 +672,10 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
     return TrainResult(out, True, step, len(train_idx), len(eval_idx), metrics, round(wall, 1), model)
 
 
-def _init_folder(init: str) -> Path:
-    from interpeval.models import zoo
-
-    return zoo.path(init) or Path(init).expanduser()
-
-
 def check_init(init: str, kind: str, base: str, train_layers: int | None = None) -> None:
     """A warm start must come from an artifact of the same kind trained from the same base (its changes are
     stored relative to that base), and must train every layer it changed (only trained tensors are stored)."""
-    meta_file = _init_folder(init) / OVERLAY_JSON
+    meta_file = zoo.folder(init) / OVERLAY_JSON
     if not meta_file.is_file():
         raise InterpevalError(f"init {init!r}: no trained artifact there ({meta_file} is missing)")
     meta = json.loads(meta_file.read_text())
@@ -697,7 +690,7 @@ def check_init(init: str, kind: str, base: str, train_layers: int | None = None)
 
 def _init_summary(init: str) -> dict[str, Any]:
     """What the card says of a warm start: the artifact and how it was trained (its steps, wall time, command)."""
-    card_file = _init_folder(init) / "card.json"
+    card_file = zoo.folder(init) / "card.json"
     card = json.loads(card_file.read_text()) if card_file.is_file() else {}
     return {"from": Path(init).name, **{k: card[k] for k in ("steps", "wall_time_s", "command", "lr") if k in card}}
 

@@ -89,15 +89,15 @@ def revision(name: str) -> str:
     if not name or name.startswith("tiny-"):
         return ""
     try:
-        folder = path(name) or Path(name).expanduser()
+        where = folder(name)
     except InterpevalError:
         return ""
-    if not folder.is_dir():
+    if not where.is_dir():
         return ""
-    files = sorted(f for f in folder.resolve().rglob("*") if f.is_file() and f.name not in _DESCRIPTIVE)
+    files = sorted(f for f in where.resolve().rglob("*") if f.is_file() and f.name not in _DESCRIPTIVE)
     stamp = tuple((str(f), f.stat().st_size, f.stat().st_mtime_ns) for f in files)
     own = _content_hash(stamp)
-    meta = folder / "overlay.json"
+    meta = where / "overlay.json"
     base = revision(str(json.loads(meta.read_text()).get("base", ""))) if meta.exists() else ""
     return hashlib.sha256(f"{own}+{base}".encode()).hexdigest()[:16] if base else own
 
@@ -168,6 +168,11 @@ def heldout_table() -> str:
                          f"{_scores(test['metrics'])} | {test['baseline_name']}{': ' + baseline if baseline else ''} | "
                          f"{training} |")
     return "\n".join(lines)
+
+
+def folder(name: str) -> Path:
+    """The local folder ``name`` loads from: a zoo name's, else ``name`` as a path (which may not exist)."""
+    return path(name) or Path(name).expanduser()
 
 
 def path(name: str) -> Path | None:
