@@ -5,7 +5,13 @@ import json
 import pytest
 
 from interpeval.benchmarks.plm import computation, grammar, knowledge, reasoning, semantics
-from interpeval.benchmarks.plm.build import build, exclusion_hashes, spread
+from interpeval.benchmarks.plm.build import (
+    TRAINED_TEXTS,
+    build,
+    exclusion_hashes,
+    spread,
+    trained_text_hashes,
+)
 from interpeval.benchmarks.plm.perturb import insert_or_delete, transform
 from interpeval.benchmarks.plm.records import Item, read_golden
 from interpeval.errors import DataError
@@ -136,3 +142,12 @@ def test_build_excludes_texts_a_model_trained_on(data_dir, tmp_path):
 def test_missing_source_is_reported_before_work(tmp_path):
     with pytest.raises(DataError, match="en_ewt-ud-dev.conllu: source file missing"):
         build(tmp_path, tmp_path / "out", ("en",))
+
+
+def test_trained_texts_are_read_from_a_folder_named_as_the_model_loader_resolves_it(tmp_path, monkeypatch):
+    (tmp_path / "my-mlm").mkdir()
+    (tmp_path / "my-mlm" / TRAINED_TEXTS).write_text(json.dumps({"text_sha1": ["a1", "b2"]}))
+    monkeypatch.chdir(tmp_path)
+    assert trained_text_hashes("my-mlm") == {"a1", "b2"}  # a bare relative folder, as `load("my-mlm")` takes it
+    assert trained_text_hashes(str(tmp_path / "my-mlm")) == {"a1", "b2"}
+    assert trained_text_hashes("no-such-model") == frozenset()  # a hub name records nothing

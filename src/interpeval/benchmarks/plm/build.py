@@ -95,11 +95,10 @@ def trained_text_hashes(name_or_path: str) -> frozenset[str]:
     (its recipe's ``trained_texts.json``); empty for a model that records none (e.g. a hub model)."""
     import json
 
-    from interpeval.models.zoo import path as zoo_path
+    from interpeval.models import zoo
 
-    folder = zoo_path(name_or_path) if "/" not in name_or_path else Path(name_or_path)
-    listing = folder / TRAINED_TEXTS if folder is not None else None
-    if listing is None or not listing.is_file():
+    listing = zoo.folder(name_or_path) / TRAINED_TEXTS
+    if not listing.is_file():
         return frozenset()
     return frozenset(json.loads(listing.read_text(encoding="utf-8"))["text_sha1"])
 
