@@ -210,6 +210,25 @@ def test_warm_start_continues_from_an_artifact_and_stores_changes_against_the_ba
     assert again.model is None and again.metrics == longer.metrics  # finished: not retrained
 
 
+def test_a_warm_start_of_a_warm_start_names_every_run_it_continues(tmp_path, monkeypatch):
+    from interpeval.models import zoo
+
+    examples, names = _sst()
+    kwargs = dict(batch_size=8, label_names=names, progress=False, lr=1e-3)
+    train("sequence-classification", "tiny-encoder", examples, tmp_path / "a", max_steps=3, **kwargs)
+    train("sequence-classification", "tiny-encoder", examples, tmp_path / "b", max_steps=2, init=str(tmp_path / "a"),
+          **kwargs)
+    train("sequence-classification", "tiny-encoder", examples, tmp_path / "c", max_steps=1, init=str(tmp_path / "b"),
+          **kwargs)
+    card = json.loads((tmp_path / "c" / "card.json").read_text())
+    assert [stage["from"] for stage in zoo.init_chain(card)] == ["a", "b"]
+    warm = [line for line in (tmp_path / "c" / "MODEL_CARD.md").read_text().splitlines() if "warm start" in line]
+    assert len(warm) == 2 and "from `a`" in warm[0] and "(3 steps" in warm[0] and "from `b`" in warm[1]
+    monkeypatch.setattr(zoo, "artifacts_dir", lambda: tmp_path)
+    row = next(line for line in zoo.heldout_table().splitlines() if line.startswith("| `c`"))
+    assert "3 + 2 + 1 steps" in row  # every run's steps, the first-trained first
+
+
 def test_warm_start_from_a_wrong_artifact_is_refused_before_training(tmp_path):
     examples, names = _sst()
     train("sequence-classification", "tiny-encoder", examples, tmp_path / "a", max_steps=1, batch_size=8,

@@ -689,10 +689,12 @@ def check_init(init: str, kind: str, base: str, train_layers: int | None = None)
 
 
 def _init_summary(init: str) -> dict[str, Any]:
-    """What the card says of a warm start: the artifact and how it was trained (its steps, wall time, command)."""
+    """What the card says of a warm start: the artifact and how it was trained (its steps, wall time, command, and
+    its own ``init`` when it was a warm start too)."""
     card_file = zoo.folder(init) / "card.json"
     card = json.loads(card_file.read_text()) if card_file.is_file() else {}
-    return {"from": Path(init).name, **{k: card[k] for k in ("steps", "wall_time_s", "command", "lr") if k in card}}
+    return {"from": Path(init).name,
+            **{k: card[k] for k in ("steps", "wall_time_s", "command", "lr", "init") if k in card}}
 
 
 def quantized_change(name: str, delta: torch.Tensor, bits: int = 8) -> dict[str, torch.Tensor]:
@@ -758,12 +760,10 @@ def _scores(metrics: dict[str, Any]) -> str:
     return ", ".join(f"{k} = {v:.4f}" if isinstance(v, float) else f"{k} = {v}" for k, v in metrics.items())
 
 
-def _init_lines(init: dict[str, Any] | None) -> list[str]:
-    if not init:
-        return []
+def _init_lines(card: dict[str, Any]) -> list[str]:
     return [f"- warm start from `{init['from']}`, trained before by `{init.get('command', '?')}` "
             f"({init.get('steps', '?')} steps, lr {init.get('lr', '?')}, {init.get('wall_time_s', '?')} s): "
-            "these steps continue it with a new schedule"]
+            "the next steps continue it with a new schedule" for init in zoo.init_chain(card)]
 
 
 def model_card(card: dict[str, Any]) -> str:
@@ -799,7 +799,7 @@ def model_card(card: dict[str, Any]) -> str:
         f"- training: {card['steps']} steps ({card['epochs']:.2f} epochs), batch {card['batch_size']}, "
         f"lr {card['lr']}, max_length {card['max_length']}, on {card['device']}, {card['wall_time_s']} s",
         f"- command: `{card['command']}`",
-        *_init_lines(card.get("init")),
+        *_init_lines(card),
         *([f"- stored as {card['storage']}"] if card.get("storage") else []), "",
     ]
     return "\n".join(lines)

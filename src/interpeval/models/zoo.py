@@ -16,6 +16,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from interpeval.errors import InterpevalError
 from interpeval.models.base import KINDS
@@ -139,6 +140,17 @@ def _scores(metrics: dict[str, float]) -> str:
     return ", ".join(f"{k} {v:.3f}" for k, v in metrics.items() if isinstance(v, float))
 
 
+def init_chain(card: dict[str, Any]) -> list[dict[str, Any]]:
+    """The warm starts a card continues (its ``init``, that one's ``init``, …), the first-trained first; empty for
+    a run from its base."""
+    chain = []
+    init = card.get("init")
+    while init:
+        chain.insert(0, init)
+        init = init.get("init")
+    return chain
+
+
 def heldout_table() -> str:
     """The shipped heads as the README's markdown table, read from their cards: training data, held-out test (n),
     score, trivial baseline, training cost. A head not made by a recipe is marked "previous generation"."""
@@ -153,9 +165,9 @@ def heldout_table() -> str:
         files = [k for k in card.get("split", {}) if "/" in k or k.endswith(".json")] if recipe else []
         data = "; ".join(files) or card.get("data", "")
         layers = card.get("train_layers")
-        init = card.get("init") or {}  # a warm start: its own steps and time come first
-        steps = f"{init['steps']} + {card.get('steps')}" if "steps" in init else card.get("steps")
-        minutes = (card.get("wall_time_s", 0) + init.get("wall_time_s", 0)) / 60
+        stages = [*init_chain(card), card]  # a warm start: the runs it continues come first
+        steps = " + ".join(str(stage.get("steps", "?")) for stage in stages)
+        minutes = sum(stage.get("wall_time_s", 0) for stage in stages) / 60
         training = (f"{steps} steps, {minutes:.0f} min on {card.get('device')} "
                     f"({'full fine-tuning' if layers is None else f'top {layers} layers'} of {card.get('base')})")
         tests = list(card.get("heldout", {}).values()) or [
