@@ -64,8 +64,26 @@ def test_auto_device_falls_back_to_cpu_without_accelerators(monkeypatch):
 
 def test_available_lists_the_zoo():
     names = {e.name: e for e in available()}
-    assert {"minilm", "me5-small", "tiny-encoder", "tiny-extractive-qa"} <= set(names)
+    assert {"minilm", "me5-small", "mpnet-base", "tiny-encoder", "tiny-extractive-qa"} <= set(names)
     assert names["tiny-masked-lm"].kind == "masked-lm" and names["tiny-masked-lm"].present
+
+
+def test_a_head_is_present_only_when_the_base_it_overlays_is_installed(tmp_path, monkeypatch):
+    """A head on an encoder whose packages are missing (or on such a head) cannot load: ``interpeval models``
+    must not list it as present."""
+    import json
+
+    from interpeval.models import mpnet, zoo
+
+    for name, base in (("a-head", "tiny-encoder"), ("b-head", "mpnet-base"), ("c-head", "b-head"),
+                       ("d-head", "/some/local/folder")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "overlay.json").write_text(json.dumps({"base": base, "kind": "extractive-qa"}))
+    monkeypatch.setattr(zoo, "artifacts_dir", lambda: tmp_path)
+    monkeypatch.setattr(mpnet, "parts", lambda: None)
+    names = {e.name: e for e in available()}
+    assert [names[n].present for n in ("a-head", "b-head", "c-head", "d-head")] == [True, False, False, True]
+    assert "'mpnet-base' is not installed" in names["b-head"].where
 
 
 @pytest.mark.slow

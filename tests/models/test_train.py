@@ -179,9 +179,32 @@ def test_int4_changes_reload_within_half_a_group_step():
     assert error[4, 0] < step[3, 0] / 20
 
 
+def test_rank_r_changes_reload_as_the_best_rank_r_approximation():
+    """``rank=r`` stores a matrix change as two SVD factors: a change of rank ≤ r comes back (up to int8 steps), a
+    fuller one as its best rank-r approximation (Eckart–Young: the error is the dropped singular values); a matrix
+    whose factors would not be smaller keeps the plain storage."""
+    torch.manual_seed(0)
+    base = {"w": torch.randn(256, 192), "wide": torch.randn(16, 1000)}
+    low = 0.01 * torch.randn(256, 20) @ torch.randn(20, 192)
+    full = 0.01 * torch.randn(256, 192)
+    for change, exact in ((low, True), (full, False)):
+        params = [("w", torch.nn.Parameter(base["w"] + change)), ("wide", torch.nn.Parameter(base["wide"] + 0.1))]
+        stored = overlay_tensors(params, base, rank=32)
+        assert set(stored) == {"w.lowrank_left.q8", "w.lowrank_left.q8scale", "w.lowrank_right.q8",
+                               "w.lowrank_right.q8scale", "wide.q8", "wide.q8scale"}
+        assert stored["w.lowrank_left.q8"].shape == (256, 32) and stored["w.lowrank_right.q8"].shape == (32, 192)
+        error = torch.linalg.norm(apply_overlay(stored, base)["w"] - base["w"] - change)
+        optimum = torch.linalg.svdvals(change)[32:].square().sum().sqrt()
+        assert error <= optimum + 0.01 * torch.linalg.norm(change)
+        assert (error < 0.01 * torch.linalg.norm(change)) == exact
+
+
 def test_unknown_delta_bits_is_refused_before_training(tmp_path):
     with pytest.raises(ValueError, match="delta_bits must be 8 or 4"):
         train("sequence-classification", "tiny-sequence-classification", [ClassificationExample("a", 0)], tmp_path, delta_bits=2)
+    with pytest.raises(ValueError, match="delta_rank must be a positive whole number"):
+        train("sequence-classification", "tiny-sequence-classification", [ClassificationExample("a", 0)], tmp_path,
+              delta_rank=0)
     assert not any(tmp_path.iterdir())
 
 

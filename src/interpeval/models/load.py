@@ -174,7 +174,8 @@ def _overlay(path: Path, kind: str | None, num_labels: int | None = None,
 def overlay_changes(stored: dict[str, torch.Tensor]) -> dict[str, tuple[bool, torch.Tensor]]:
     """Decode what an overlay stores (written by :func:`interpeval.models.train.quantized_change`): ``name`` is a
     value, ``name.delta`` a change, ``name.q8`` + ``name.q8scale`` an int8 change with one scale per row and
-    ``name.q4`` + ``name.q4scale`` int4 changes packed two per byte with one scale per column group.
+    ``name.q4`` + ``name.q4scale`` int4 changes packed two per byte with one scale per column group;
+    ``name.lowrank_left`` / ``name.lowrank_right`` (each stored in one of those ways) are factors of the change.
     Returns name → (is it a change to the base, float tensor or stored value)."""
     out: dict[str, tuple[bool, torch.Tensor]] = {}
     for key, tensor in stored.items():
@@ -190,6 +191,9 @@ def overlay_changes(stored: dict[str, torch.Tensor]) -> dict[str, tuple[bool, to
             out[key[:-6]] = True, tensor.float()
         else:
             out[key] = False, tensor
+    for key in [k for k in out if k.endswith(".lowrank_left")]:
+        name = key[:-len(".lowrank_left")]
+        out[name] = True, out.pop(key)[1] @ out.pop(f"{name}.lowrank_right")[1]
     return out
 
 

@@ -505,14 +505,16 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
           device: str = "auto", label_names: Sequence[str] | None = None, data: str = "", command: str = "",
           description: str = "", save_every: int = 50, steps_this_run: int | None = None,
           progress: bool = True, dev: Sequence[Any] | None = None, eval_every: int | None = None,
-          card_extra: dict[str, Any] | None = None, delta_bits: int = 8, init: str | None = None) -> TrainResult:
+          card_extra: dict[str, Any] | None = None, delta_bits: int = 8, delta_rank: int | None = None,
+          init: str | None = None) -> TrainResult:
     """Fine-tune ``base`` as ``kind`` on ``examples`` and write a loadable artifact to ``out_dir``.
 
     The held-out split (``eval_fraction``, seeded) is never trained on; its scores go into the card. With ``dev``
     examples the model is scored on them every ``eval_every`` steps (default: each epoch) and the best-scoring
     weights are the ones saved (model selection). Batches are length-bucketed and padded to their longest item.
     The artifact stores only what training changed, relative to the base: int8 (``delta_bits=4``: int4) changes
-    of matrices, fp16 for the rest, full values for new heads. Re-running the same call resumes from
+    of matrices, fp16 for the rest, full values for new heads; ``delta_rank=r`` stores each matrix change as its
+    best rank-r approximation (two factors, quantized the same way), for encoders whose full change is too big to ship. Re-running the same call resumes from
     ``out_dir/checkpoint.pt`` (written every ``save_every`` steps, when ``steps_this_run`` steps are done, and on
     Ctrl-C) and reaches the same final weights as an uninterrupted run; re-running a finished call returns its
     result without training again. ``init`` (an artifact trained from ``base`` as ``kind``) warm-starts from its
@@ -522,6 +524,8 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
         raise ValueError(f"cannot train kind {kind!r}; trainable kinds: {', '.join(EXAMPLE_TYPES)}")
     if delta_bits not in (4, 8):
         raise ValueError(f"delta_bits must be 8 or 4, not {delta_bits!r}")
+    if delta_rank is not None and (not isinstance(delta_rank, int) or delta_rank < 1):
+        raise ValueError(f"delta_rank must be a positive whole number or None, not {delta_rank!r}")
     if init is not None:
         check_init(init, kind, base, train_layers)
     examples = list(examples)
@@ -652,7 +656,8 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
         named = dict(params)
         for name, tensor in best["params"].items():
             named[name].data.copy_(tensor)
-    _save_artifact(model, out, base, kind, params, base_state, train_layers, label_names, num_labels, delta_bits)
+    _save_artifact(model, out, base, kind, params, base_state, train_layers, label_names, num_labels, delta_bits,
+                   delta_rank)
     trained = load(out, device=model.device, batch_size=batch_size, max_length=max_length)
     metrics = evaluate(trained, kind, [examples[i] for i in eval_idx], seed) if len(eval_idx) else {}
     card = {"name": out.name, "kind": kind, "base": str(base), "data": data, "description": description,
@@ -661,7 +666,7 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
             "batch_size": batch_size, "max_length": max_length, "train_layers": train_layers,
             "evidence_lambda": evidence_lambda if kind == "extractive-qa" else None, "device": str(model.device),
             "wall_time_s": round(wall, 1), "command": command or "interpeval.models.train.train(...)",
-            "storage": storage_label(delta_bits),
+            "storage": storage_label(delta_bits, delta_rank),
             "selection": {"n_dev": len(dev), "metric": primary, "best_step": best["step"],
                           "best_score": best["score"], "history": best["history"]} if dev else None,
             **({"init": _init_summary(init)} if init is not None else {}),
@@ -697,12 +702,20 @@ def _init_summary(init: str) -> dict[str, Any]:
             **{k: card[k] for k in ("steps", "wall_time_s", "command", "lr", "init") if k in card}}
 
 
-def quantized_change(name: str, delta: torch.Tensor, bits: int = 8) -> dict[str, torch.Tensor]:
+def quantized_change(name: str, delta: torch.Tensor, bits: int = 8, rank: int | None = None
+                     ) -> dict[str, torch.Tensor]:
     """How an artifact stores the change ``delta`` of base tensor ``name`` (read back by
     :func:`interpeval.models.load.overlay_changes`): a matrix in int8 with one fp16 scale per row, or with
     ``bits=4`` two int4 values per byte with one fp16 scale per group of :data:`Q4_GROUP` columns (half the size,
-    for the 12-layer encoders); anything else in fp16."""
+    for the 12-layer encoders); anything else in fp16. With ``rank`` a matrix that its rank-r factors store in
+    less space is stored as them (``name.lowrank_left`` [rows, r] @ ``name.lowrank_right`` [r, columns], from
+    the SVD, the singular values split evenly between the two), each quantized as above."""
     delta = delta.to("cpu", torch.float32)
+    if rank is not None and delta.dim() == 2 and rank * sum(delta.shape) < delta.numel():
+        u, s, vh = torch.linalg.svd(delta, full_matrices=False)
+        root = s[:rank].sqrt()
+        return {**quantized_change(f"{name}.lowrank_left", u[:, :rank] * root, bits),
+                **quantized_change(f"{name}.lowrank_right", root[:, None] * vh[:rank], bits)}
     if delta.dim() != 2 or delta.numel() < 4096 or (bits == 4 and delta.shape[1] % Q4_GROUP):
         return {f"{name}.delta": delta.to(torch.float16).contiguous()}
     if bits == 8:
@@ -719,14 +732,14 @@ def quantized_change(name: str, delta: torch.Tensor, bits: int = 8) -> dict[str,
 
 
 def overlay_tensors(params: Sequence[tuple[str, torch.nn.Parameter]], base_state: dict[str, torch.Tensor],
-                    bits: int = 8) -> dict[str, torch.Tensor]:
+                    bits: int = 8, rank: int | None = None) -> dict[str, torch.Tensor]:
     """What an artifact stores: for a base tensor its :func:`quantized_change`, for a new tensor (a head) its
     value in fp16."""
     out: dict[str, torch.Tensor] = {}
     for name, param in params:
         value = param.detach().to("cpu", torch.float32)
         if name in base_state:
-            out.update(quantized_change(name, value - base_state[name].float(), bits))
+            out.update(quantized_change(name, value - base_state[name].float(), bits, rank))
         else:
             out[name] = value.to(torch.float16).contiguous()
     return out
@@ -734,26 +747,28 @@ def overlay_tensors(params: Sequence[tuple[str, torch.nn.Parameter]], base_state
 
 def _save_artifact(model: Model, out: Path, base: str, kind: str, params: list[tuple[str, torch.nn.Parameter]],
                    base_state: dict[str, torch.Tensor], train_layers: int | None,
-                   label_names: Sequence[str] | None, num_labels: int | None, bits: int = 8) -> None:
+                   label_names: Sequence[str] | None, num_labels: int | None, bits: int = 8,
+                   rank: int | None = None) -> None:
     """``overlay.json`` naming the base + ``overlay.safetensors`` with what training changed."""
     from safetensors.torch import save_file
 
     out.mkdir(parents=True, exist_ok=True)
     model.hf.eval()
     id2label = {i: name for i, name in enumerate(label_names)} if label_names else None
-    save_file(overlay_tensors(params, base_state, bits), str(out / OVERLAY_WEIGHTS),
+    save_file(overlay_tensors(params, base_state, bits, rank), str(out / OVERLAY_WEIGHTS),
               metadata={"base": str(base), "kind": kind})
     meta = {"format": "interpeval-overlay-2", "base": str(base), "kind": kind, "train_layers": train_layers,
-            "num_labels": num_labels, "storage": storage_label(bits)}
+            "num_labels": num_labels, "storage": storage_label(bits, rank)}
     if id2label:
         meta["id2label"] = {str(k): v for k, v in id2label.items()}
     (out / OVERLAY_JSON).write_text(json.dumps(meta, indent=2) + "\n")
 
 
-def storage_label(bits: int) -> str:
+def storage_label(bits: int, rank: int | None = None) -> str:
     """How ``overlay.json`` describes an artifact's storage."""
     per = "row" if bits == 8 else f"{Q4_GROUP}-column group"
-    return f"int{bits} changes with one scale per {per} for matrices, fp16 otherwise"
+    changes = f"rank-{rank} SVD factors of matrix changes, in int{bits}" if rank else f"int{bits} changes"
+    return f"{changes} with one scale per {per} for matrices, fp16 otherwise"
 
 
 def _scores(metrics: dict[str, Any]) -> str:

