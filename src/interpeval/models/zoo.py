@@ -15,6 +15,7 @@ import functools
 import hashlib
 import json
 import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,14 @@ def cache_dir() -> Path:
     from platformdirs import user_cache_dir
 
     return Path(user_cache_dir("interpeval"))
+
+
+def replace_dir(built: Path, out: Path) -> None:
+    """Move a folder built beside ``out`` into its place, so that a converted base appears whole or not at all."""
+    built.chmod(0o755)
+    if out.exists():
+        shutil.rmtree(out)
+    built.rename(out)
 
 
 def artifacts_dir() -> Path:
