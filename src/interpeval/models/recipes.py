@@ -621,7 +621,7 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in [
             "eval_every": 500}),
     # the same data on an encoder with 5x the parameters: MiniLM-L6 stays at 68-69 F1 on XQuAD-en however long it
     # trains. Its full change would take 45 MB even in int4, so it ships as rank-64 factors (bench/delta_storage.py).
-    # 1,200 steps of 32 took 95 s on an H200 (about 5 h on 2 CPU cores)
+    # 1,200 steps of 32 took 95 s on an H200 (about 10 h on 2 CPU cores, at the 15-17 s measured per step of 16)
     Recipe("mpnet-squad", "extractive-qa", "mpnet-base",
            "English extractive QA with a null answer (P(answer in context) as QUACKIE) and an ExpMRC pseudo-evidence "
            "head; all-mpnet-base-v2 fully fine-tuned", _squad,
