@@ -1,8 +1,10 @@
 """The paper's tables and Figure 1 from stored runs.
 
-English: Table 4 (Top-1/Top-3 on all/original/perturbed), Table 5 (token-F1, MAP, PCC with p < 0.05, MAP*),
-Table 6 (prediction per perturbation type), Table 7 (interpretability per perturbation type); Chinese: Tables 8–11
-in the same layouts. Figure 1: token-F1 and MAP over the gold rationale-length ratio. Values are ×100 with one
+Numbered as the paper's: Chinese Table 4 (Top-1/Top-3 on all/original/perturbed), Table 5 (token-F1, MAP, PCC
+with p < 0.05, MAP*), Table 6 (prediction per perturbation type), Table 7 (F1^Δ and MAP per perturbation type);
+English Table 8 (prediction), Table 9 (interpretability), Table 10 (F1^Δ and MAP per perturbation type), Table 11
+(prediction per perturbation type). F1^Δ = mean token-F1 of the originals of a type's pairs minus that of their
+perturbed partners. Table 3: the benchmark's statistics (pairs and RRL per dimension) next to the paper's. Figure 1: token-F1 and MAP over the gold rationale-length ratio. Values are ×100 with one
 decimal like the paper; a mean carries its 95 % interval (normal approximation, ± 1.96·s/√n). Pairs of type
 ``transform`` are left out of MAP, PCC and MAP* (the paper's rule). Next to the scores: the majority-answer
 baseline (Top-1/Top-3 of predicting the dimension's most frequent answers among the other originals and their
@@ -27,7 +29,8 @@ from interpeval.metrics.plausibility import token_f1_multi
 from interpeval.report.page import save_figure
 from interpeval.report.table import Table
 
-TABLE_NUMBERS = {"en": (4, 5, 6, 7), "zh": (8, 9, 10, 11)}
+#: (prediction, interpretability, prediction per perturbation type, interpretability per type) per language
+TABLE_NUMBERS = {"zh": (4, 5, 6, 7), "en": (8, 9, 11, 10)}
 RATIO_BINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 1.01)
 
 
@@ -257,6 +260,7 @@ def perturbation_tables(lang: str, results: Sequence[RunResult], golden_path: st
                 interp_rows.append({
                     "Model": res.model, "Explainer": res.label, "Dimension": dim, "Perturbation": kind,
                     "pairs": len(dis), "token-F1 per": mean_ci([res.outputs[g.sent_id]["f1"] for g in dis]),
+                    "F1^Δ": _f1_delta(dis, by_id, res.outputs),
                     "MAP": "excluded" if cons is None else _pct(cons["map"]),
                     "PCC (p<0.05)": "excluded" if cons is None else _pct(cons["pcc"]),
                     "MAP*": "excluded" if cons is None else _pct(cons["map_star"]),
@@ -268,12 +272,55 @@ def perturbation_tables(lang: str, results: Sequence[RunResult], golden_path: st
                  notes=["ins_del = Ins./Del., replace = Rep., transform = Trans.; ori = the originals of those "
                         "pairs; ×100, mean ± 95 % interval", _label_note(golden)])
     interp = Table(f"Table {interp_number}: rationales per perturbation type ({lang})",
-                   ["Model", "Explainer", "Dimension", "Perturbation", "pairs", "token-F1 per", "MAP",
+                   ["Model", "Explainer", "Dimension", "Perturbation", "pairs", "token-F1 per", "F1^Δ", "MAP",
                     "PCC (p<0.05)", "MAP*", "significant"], interp_rows,
                    _provenance(results, golden_path, golden, True),
-                   notes=["all values ×100; Trans. pairs are excluded from the consistency metrics, as in the paper",
+                   notes=["all values ×100 except F1^Δ (F1 on the originals minus F1 on the perturbed partners, "
+                          "over the type's pairs, as a fraction like the paper's); Trans. pairs are excluded from "
+                          "the consistency metrics, as in the paper",
                           _label_note(golden)])
     return pred, interp
+
+
+def f1_delta(disturbed: Sequence[GoldenRecord], by_id: dict[int, GoldenRecord],
+             outputs: dict[int, dict[str, Any]]) -> float:
+    """F1^Δ of the paper's Tables 7 and 10: mean token-F1 on the originals minus mean token-F1 on the perturbed
+    partners, over the (original, partner) pairs both evaluated; nan without pairs."""
+    pairs = [(by_id[d.meta["ori_id"]], d) for d in disturbed
+             if d.meta.get("ori_id") in outputs and d.sent_id in outputs]
+    if not pairs:
+        return float("nan")
+    return float(np.mean([outputs[o.sent_id]["f1"] for o, _ in pairs])
+                 - np.mean([outputs[d.sent_id]["f1"] for _, d in pairs]))
+
+
+def _f1_delta(disturbed: Sequence[GoldenRecord], by_id: dict[int, GoldenRecord],
+              outputs: dict[int, dict[str, Any]]) -> str:
+    value = f1_delta(disturbed, by_id, outputs)
+    return "–" if value != value else f"{value:.3f}"
+
+
+def statistics_table(lang: str, golden_path: str, golden: Sequence[GoldenRecord]) -> Table:
+    """Table 3 for one language: originals, partners per type, pairs and RRL per dimension, next to the paper's."""
+    from interpeval.benchmarks.plm.build import PAPER_RRL, PAPER_SIZES
+
+    ratios = rationale_ratios([g for g in golden if g.sample_type == "ori"])
+    rows = []
+    for dim in _dims(golden):
+        recs = [g for g in golden if g.dimension == dim]
+        row: dict[str, Any] = {"Dimension": dim, "originals": sum(g.sample_type == "ori" for g in recs)}
+        for kind in PERTURBATIONS:
+            row[kind] = sum(g.perturbation == kind for g in recs)
+        row["pairs"] = sum(g.sample_type == "disturb" for g in recs)
+        row["RRL %"] = round(100 * ratios.get(dim, float("nan")), 1)
+        row["paper Size"] = PAPER_SIZES.get(lang, {}).get(dim, "–")
+        row["paper RRL %"] = PAPER_RRL.get(lang, {}).get(dim, "–")
+        rows.append(row)
+    return Table(f"Table 3: statistics of the benchmark ({lang})",
+                 ["Dimension", "originals", *PERTURBATIONS, "pairs", "RRL %", "paper Size", "paper RRL %"], rows,
+                 {"data": f"{golden_path} ({len(golden)} records)"},
+                 notes=["pairs = original/perturbed pairs (the paper's Size); RRL = mean rationale tokens / tokens "
+                        "other than [MASK] over the originals", _label_note(golden)])
 
 
 def figure_data(results: Sequence[RunResult], golden: Sequence[GoldenRecord]) -> dict[str, dict[str, list[float]]]:
