@@ -83,6 +83,9 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
             if answer is None:
                 drops["computation: not one whole-number answer"] += 1
                 continue
+            if re.search(r"\^|\*\*|squared?\b", f"{equation} {text}", re.IGNORECASE):
+                drops["computation: a square (a quadratic has two answers)"] += 1
+                continue
             if operators(equation) > MAX_OPERATORS:
                 drops[f"computation: more than {MAX_OPERATORS} operators"] += 1
                 continue

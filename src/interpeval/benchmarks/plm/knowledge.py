@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,9 @@ _AUX = _BE | set(_DO) | {"has", "have", "had", "can", "could", "will", "would", 
 #: words that point into the paragraph the question was asked about: without it no reader can resolve them
 _EN_CONTEXT_WORDS = {"he", "she", "it", "they", "his", "her", "its", "their", "him", "them", "this", "these",
                      "those", "that", "there"}
+#: answers that are not one answer ("between 150,000 and 200,000", "about 40")
+_VAGUE = {"between", "about", "around", "approximately", "over", "under", "nearly", "almost", "more", "less",
+          "some", "several", "many", "various", "roughly"}
 _ZH_CONTEXT_WORDS = ("他", "她", "它", "其", "该", "該", "这", "這", "此", "那", "本文", "文中", "作者")
 #: question words; 什么/什麼 is never matched inside 为什么/為什麼 (why-questions are dropped before)
 _ZH_WH = re.compile(r"什么时候|什麼時候|哪一年|哪年|哪一天|哪里|哪裡|哪儿|哪兒|(?<![为為])什[么麼]|多少|"
@@ -102,6 +106,10 @@ def _capitalise(words: list[str]) -> list[str]:
     return [words[0][:1].upper() + words[0][1:], *words[1:]] if words else words
 
 
+def _named_or_number(answer: str) -> bool:
+    return answer[:1].isupper() or answer[:1].isdigit()
+
+
 def en_statement(question: str, answer: str) -> tuple[list[str], int, str] | str:
     """``(words, mask index, rule)`` of the statement for an English question, or the reason no rule applies.
 
@@ -115,22 +123,40 @@ def en_statement(question: str, answer: str) -> tuple[list[str], int, str] | str
     if len(q) < 3 or not ans or len(ans) > 4:
         return "knowledge: answer longer than four words or question too short"
     first, second = q[0].lower(), q[1]
+    if "," in q:
+        return "knowledge: question with a comma (a clause the statement would garble)"
+    if _is_finite(ans[0]) or _is_participle_or_preposition(ans[0]):
+        return "knowledge: answer is a verb phrase"
+    if ans[0].lower() in _VAGUE:
+        return "knowledge: answer is a range or an approximation"
     if first in ("who", "what") and second.islower() and _is_finite(second):
+        if not _named_or_number(answer):
+            return "knowledge: subject answer is not a name or number (many fillers fit)"
         return ["[MASK]", *q[1:], "."], 0, "wh_subject"
     if first in ("who", "what") and second.lower() in _BE:
         rest = q[2:]
+        if _is_participle_or_preposition(rest[0]) or _is_finite(rest[0]):
+            return "knowledge: 'What is V-ed by X …' (a passive the statement would garble)"
         if _is_participle_or_preposition(rest[-1]):
             return "knowledge: 'What is X V-ed / X of?' (the verb belongs before the answer)"
         return [*_capitalise(rest), second.lower(), "[MASK]", "."], len(rest) + 1, "wh_be"
     if first in ("when", "where", "what") and second.lower() in _DO and len(q) > 3:
+        from lemminflect import getAllLemmas
+
         form = _inflect(q[-1], _DO[second.lower()])
-        if form is None or q[-1].lower() in ("do", "have", "mean"):
+        # the lexical verb must be the last word: "Where did the discharge go in Europe in the last Ice age?" has
+        # it in the middle — a base-form verb followed by a preposition ("go in")
+        inner_verb = any("VERB" in getAllLemmas(w.lower()) and _lemma(w) == w.lower() and w.islower()
+                         and _is_participle_or_preposition(q[k + 1]) for k, w in enumerate(q[3:-1], start=3))
+        if form is None or q[-1].lower() in ("do", "have", "mean") or inner_verb:
             return "knowledge: do-question not ending in its lexical verb"
         words = [*_capitalise(q[2:-1]), form]
         if first == "when" and not re.fullmatch(r"\d{4}", answer):
             return "knowledge: 'When' answered by other than a year"
         if first == "where" and not answer[:1].isupper():
             return "knowledge: 'Where' answered by other than a place name"
+        if first == "what" and not _named_or_number(answer):
+            return "knowledge: object answer is not a name or number (many fillers fit)"
         tail = ["in", "[MASK]", "."] if first in ("when", "where") else ["[MASK]", "."]
         return words + tail, len(words) + tail.index("[MASK]"), "wh_do"
     return "knowledge: question shape without a rule (how, why, which, what + noun …)"
@@ -145,10 +171,13 @@ def zh_statement(question: str, answer: str) -> tuple[str, str, int] | str:
     found = list(_ZH_WH.finditer(q))
     if len(found) != 1 or not 1 <= len(answer) <= 8:
         return "knowledge: not one wh-word, or answer longer than eight characters"
+    if found[0].group() in ("多少", "几", "幾") and not re.search(r"[\d零一二三四五六七八九十百千万萬两兩]", answer):
+        return "knowledge: a how-many question answered without a number"
     m = found[0]
     after = q[m.end():]
-    for n in (2, 1):  # "多少次擒杀" with the answer "136 次": the measure word is in the answer already
-        if len(answer) > n and after[:n] == answer[-n:] and not answer[-n:].isdigit():
+    numeric = m.group() in ("多少", "几", "幾") or bool(re.search(r"\d", answer))
+    for n in (4, 3, 2, 1):  # "多少次擒杀" with the answer "136次", "有多少平方米" with "4998平方米", "1920年代年代"
+        if numeric and len(answer) > n and after[:n] == answer[-n:] and not answer[-n:].isdigit():
             after = after[n:]
             break
     else:
@@ -159,9 +188,16 @@ def zh_statement(question: str, answer: str) -> tuple[str, str, int] | str:
     return q[:m.start()], after + "。", 0
 
 
+@lru_cache(maxsize=256)
+def _spans(context: str) -> list[tuple[int, int]]:
+    return sent_spans(context)
+
+
 def _evidence(context: str, start: int, lang: str) -> str:
+    """The sentence of ``context`` holding the answer (computed only for questions a rule turned into statements;
+    the paragraph's sentence spans are cached, as several questions share a paragraph)."""
     if lang == "en":
-        for a, b in sent_spans(context):
+        for a, b in _spans(context):
             if a <= start < b:
                 return context[a:b]
         return context
@@ -187,6 +223,9 @@ def _item(lang: str, words: list[str], mask: int, flags: list[str] | None, evide
     else:
         if any(c in w for i, w in enumerate(words) if i != mask for c in _ZH_CONTEXT_WORDS):
             return "knowledge: statement refers to its paragraph (他, 该, 这 …)"
+        if not any(f.startswith(("nr", "ns", "nt", "nz", "eng")) or "《" in words[i]
+                   for i, f in enumerate(flags or []) if i != mask):
+            return "knowledge: statement names no entity (no name, place, organisation or title)"
         content = [i for i, f in enumerate(flags or []) if i != mask and is_zh_content(words[i], f)]
         hits = [i for i in content if words[i] in evidence]
     rationale = hits or content
@@ -202,7 +241,6 @@ def knowledge_items(data_dir: Path, lang: str, drops: Counter[str] | None = None
     for rel in SOURCES[lang]:
         for title, qid, question, start, answer, context in _questions(data_dir / rel):
             prov = {"source": rel, "qid": qid, "title": title, "text_sha1": text_hash(context)}
-            evidence = _evidence(context, start, lang)
             if lang == "en":
                 answer = answer.rstrip(".,;:")
                 made = en_statement(question, answer)
@@ -211,8 +249,9 @@ def knowledge_items(data_dir: Path, lang: str, drops: Counter[str] | None = None
                     continue
                 words, mask, rule = made
                 words[mask] = answer
-                item = _item(lang, words, mask, None, evidence, rule, prov)
+                item = _item(lang, words, mask, None, _evidence(context, start, lang), rule, prov)
             else:
+                answer = answer.strip().rstrip("。，．.,；;")
                 made_zh = zh_statement(question, answer)
                 if isinstance(made_zh, str):
                     drops[made_zh] += 1
@@ -222,7 +261,7 @@ def knowledge_items(data_dir: Path, lang: str, drops: Counter[str] | None = None
                 words = [w for w, _ in left] + [answer] + [w for w, _ in right]
                 flags = [f for _, f in left] + ["x"] + [f for _, f in right]
                 rule = "wh_in_situ"
-                item = _item(lang, words, len(left), flags, evidence, rule, prov)
+                item = _item(lang, words, len(left), flags, _evidence(context, start, lang), rule, prov)
             if isinstance(item, str):
                 drops[item] += 1
                 continue

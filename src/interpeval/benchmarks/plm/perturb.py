@@ -32,6 +32,11 @@ _DISPENSABLE = {"en": {"very", "really", "actually", "quite", "simply", "certain
                        "extremely", "indeed", "totally", "absolutely", "basically", "honestly", "literally"},
                 "zh": {"很", "非常", "十分", "确实", "確實", "其实", "其實", "真的", "特别", "特別", "相当", "相當"}}
 _INSERT = {"en": ["In", "fact", ","], "zh": ["其实", "，"]}
+#: sentence-initial conjunctions: "In fact , but …" is not English, "其实，然而，…" not Chinese; English inserts after
+#: the conjunction ("But in fact , …"), Chinese makes no insertion there
+_OPENING_CONJUNCTIONS = {"en": {"but", "and", "or", "so", "yet"},
+                         "zh": {"然而", "而且", "但是", "而", "但", "可是", "因此", "所以", "並且", "并且", "不过", "不過",
+                                "另外", "此外", "同时", "同時"}}
 _CONNECTIVES = {"because", "so", "因为", "所以", "因為"}
 _SUBJECT_TO_AGENT = {"i": "me", "he": "him", "she": "her", "we": "us", "they": "them"}
 #: verbs whose passive is not English ("a feeling is had by …")
@@ -105,10 +110,35 @@ def insert_or_delete(item: Item) -> Item | None:
             pieces = [(j, w) for j, w in enumerate(item.words) if j != i]
             return derive(item, pieces, "ins_del", "delete_dispensable")
     words = list(item.words)
-    if item.lang == "en" and words and item.mask != 0 and words[0] != "I" and is_en_function(words[0]):
-        words[0] = words[0].lower()
-    pieces: list[Piece] = [(None, w) for w in _INSERT[item.lang]] + list(enumerate(words))
+    opening = words[0].lower() in _OPENING_CONJUNCTIONS[item.lang] if words else False
+    if opening and item.lang == "zh":
+        return None
+    at = 1 if opening else 0
+    if item.lang == "en" and len(words) > at and item.mask != at and _lower_at_start(item, at):
+        words[at] = words[at].lower()
+    pieces: list[Piece] = ([(0, words[0])] if opening else []) + [(None, w) for w in _INSERT[item.lang]]
+    if opening:
+        pieces[1] = (None, pieces[1][1].lower())
+    pieces += list(enumerate(words))[at:]
     return derive(item, pieces, "ins_del", "insert_discourse_marker")
+
+
+def _lower_at_start(item: Item, i: int) -> bool:
+    """Whether the sentence-initial word ``i`` is lower-cased when something goes before it: never "I" or a name
+    (the tree's PROPN; without a tree, any word that can be a noun and is not a function word keeps its case, so
+    "Bill" stays "Bill"); function words, number words and words that are only verbs, adjectives or adverbs
+    ("Find", "Maybe", "Twice") are."""
+    from lemminflect import getAllLemmas
+
+    word = item.words[i]
+    if word == "I" or not word[:1].isupper():
+        return False
+    if item.tree is not None:
+        return item.tree[i][2] != "PROPN"
+    if is_en_function(word) or word.lower() in NUMBER_WORDS:
+        return True
+    lemmas = getAllLemmas(word.lower())
+    return bool(lemmas) and not {"NOUN", "PROPN"} & set(lemmas)
 
 
 # ------------------------------------------------------------------------------------------------ Rep.
@@ -150,13 +180,20 @@ def _en_substitute(item: Item, i: int) -> str | None:
         if upos not in getAllLemmas(synonym) or len(synonym) < 4:  # "yrs": not a word lemminflect knows
             continue
         inflected = getInflection(synonym, tag)
-        if inflected and inflected[0] != word and synonym not in NUMBER_WORDS:
-            return inflected[0]
+        if not inflected or inflected[0] == word or synonym in NUMBER_WORDS:
+            continue
+        article = item.words[i - 1].lower() if i else ""
+        if article in ("a", "an") and (inflected[0][0] in "aeiou") != (word[0].lower() in "aeiou"):
+            continue  # "a huge" -> "a immense": the article would have to change too
+        return inflected[0]
     return None
 
 
 def _zh_substitute(item: Item, i: int) -> str | None:
     word = item.words[i]
+    before = "".join(item.words[:i])
+    if before.count("《") > before.count("》"):  # a title: 《现代食品工程》 is not 《现代食物工程》
+        return None
     tagged = zh_words(word)
     if len(tagged) != 1 or numbers_in(word) or any(c in "零一二三四五六七八九十百千万萬两兩半倍" for c in word):
         return None
@@ -206,17 +243,19 @@ def _clause_swap(item: Item) -> Item | None:
         comma = c - 1 if c and words[c - 1] in (",", "，") else None
         left = list(range(0, comma if comma is not None else c))
         right = list(range(c + 1, end))
-        if (not left or not right or (conn == "so" and comma is None)
-                or any(w in (",", "，") for w in words[c + 1:end])):  # one clause on each side only
+        one_clause_each = not any(w in (",", "，", ";", "；") for w in words[:comma if comma is not None else c]
+                                  + words[c + 1:end])
+        if (len(left) < 3 or not right or (conn == "so" and comma is None) or not one_clause_each
+                or words[0].lower() in _OPENING_CONJUNCTIONS[item.lang] or words[c + 1] == "that"):
             continue
         if item.lang == "en":
-            first = _cased(words[right[0]], upper=False)
-            rest_left = [(i, _cased(words[i], upper=False) if i == 0 else words[i]) for i in left]
+            first = words[right[0]]
+            rest_left = [(i, _moved(item, i)) for i in left]
             if conn == "because":  # "X because Y ." -> "Because Y , X ."
                 pieces: list[Piece] = [(c, "Because"), (right[0], first), *[(i, words[i]) for i in right[1:]],
                                        (None, ","), *rest_left, (end, words[end])]
-            else:  # "X , so Y ." -> "Because X , Y ."
-                pieces = [(None, "Because"), *rest_left, (comma, ","),
+            else:  # "X , so Y ." -> "Because X , Y ." (the connective moves to the front)
+                pieces = [(c, "Because"), *rest_left, (comma, ","),
                           *[(i, words[i]) for i in right], (end, words[end])]
             pieces = [(i, w) for i, w in pieces]
         elif conn == "因为":  # "X，因为Y。" -> "因为Y，所以X。"
@@ -228,11 +267,9 @@ def _clause_swap(item: Item) -> Item | None:
     return None
 
 
-def _cased(word: str, upper: bool) -> str:
-    """Sentence-initial case for a moved word: only function words change (names keep their case)."""
-    if upper:
-        return word[:1].upper() + word[1:]
-    return word.lower() if word != "I" and is_en_function(word) else word
+def _moved(item: Item, i: int) -> str:
+    """Word ``i`` moved away from the sentence start: lower-cased only where :func:`_lower_at_start` allows."""
+    return item.words[i].lower() if i == 0 and _lower_at_start(item, 0) else item.words[i]
 
 
 def _statement_inversion(item: Item) -> Item | None:
@@ -241,11 +278,11 @@ def _statement_inversion(item: Item) -> Item | None:
         return None
     if item.rule.startswith("wh_be") and m == len(words) - 2 and item.answer[:1].isupper() and m >= 3:
         be = m - 1  # "X is [MASK] ." -> "[MASK] is X ."
-        subject = [(i, _cased(words[i], upper=False) if i == 0 else words[i]) for i in range(be)]
+        subject = [(i, _moved(item, i)) for i in range(be)]
         return derive(item, [(m, words[m]), (be, words[be]), *subject, (len(words) - 1, ".")], "transform",
                       "statement_inversion")
     if item.rule.startswith("wh_do") and m == len(words) - 2 and words[m - 1] == "in" and m >= 3:
-        clause = [(i, _cased(words[i], upper=False) if i == 0 else words[i]) for i in range(m - 1)]
+        clause = [(i, _moved(item, i)) for i in range(m - 1)]
         return derive(item, [(m - 1, "In"), (m, words[m]), (None, ","), *clause, (len(words) - 1, ".")],
                       "transform", "statement_inversion")
     return None

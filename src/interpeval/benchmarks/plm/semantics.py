@@ -46,7 +46,10 @@ def wsc_items(data_dir: Path, drops: Counter[str]) -> list[Item]:
         if not all(answer_words):
             continue
         chosen = answer_words["AB".index(correct)]
-        common = chosen[0].lower() in _DETERMINERS
+        if pron not in _POSSESSIVE and chosen[-1].endswith("'s"):  # "Susan's" names Susan
+            chosen = [*chosen[:-1], chosen[-1][:-2]]
+        # a determiner, or a bare common noun ("daughter"): "the [MASK]"; a name stands alone
+        common = chosen[0].lower() in _DETERMINERS or (len(chosen) == 1 and chosen[0].islower())
         answer = chosen[-1] if common else " ".join(chosen)
         start = not left or left[-1] in (".", "!", "?")
         middle = (["The" if start else "the"] if common else []) + ["[MASK]"]
@@ -57,8 +60,8 @@ def wsc_items(data_dir: Path, drops: Counter[str]) -> list[Item]:
         words[mask] = answer
         heads = []
         for cand in answer_words:
-            head = cand[-1]
-            hits = [i for i, w in enumerate(left) if w == head]
+            head = cand[-1].removesuffix("'s")
+            hits = [i for i, w in enumerate(left) if w in (head, head + "'s")]
             if hits:
                 heads.append(hits[0])
         if len(heads) != 2 or len(set(heads)) != 2:

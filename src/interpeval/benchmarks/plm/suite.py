@@ -94,7 +94,7 @@ def write_html(path: str | Path, outputs: Sequence[dict[str, Any]]) -> Path:
 
     sections = []
     for out in outputs:
-        caption = (f"Figure 1 ({out['lang']}): token-F1 and MAP over the gold rationale-length ratio; "
+        caption = (f"Figure 1 ({out['lang']}): token-F1 and MAP against the extracted rationale's length ratio per dimension; "
                    f"{out['n']} records with silver rationales")
         sections.append((f"Pretrained-LM rationale benchmark — {out['lang']}",
                          [*out["tables"], Figure(out["figure"], caption)]))

