@@ -37,7 +37,8 @@ MAX_OPERATORS = 2
 OPERATION_WORDS = {"more", "less", "sum", "product", "quotient", "difference", "twice", "double", "triple", "half",
                    "times", "increased", "decreased", "subtracted", "added", "add", "subtract", "multiplied",
                    "divided", "ratio", "percent", "%", "total", "each", "per", "average", "left", "remaining",
-                   "altogether", "together", "opposite", "square", "fewer", "than",
+                   "altogether", "together", "opposite", "fewer", "than", "consecutive", "even", "odd",
+                   "remainder", "rate", "interest", "discount",
                    "多", "少", "和", "差", "积", "商", "倍", "一共", "共", "剩", "还剩", "平均", "每", "比", "几分之几"}
 _OPERATOR = re.compile(r"(?<=[\w)%.])\s*[-+*/]\s*(?=[\w(.])")
 
@@ -83,7 +84,7 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
             if answer is None:
                 drops["computation: not one whole-number answer"] += 1
                 continue
-            if re.search(r"\^|\*\*|squared?\b", f"{equation} {text}", re.IGNORECASE):
+            if re.search(r"\^|\*\*|\bsquared\b|\bsquare of\b|\bits square\b", f"{equation} {text}", re.IGNORECASE):
                 drops["computation: a square (a quadratic has two answers)"] += 1
                 continue
             if operators(equation) > MAX_OPERATORS:

@@ -33,8 +33,12 @@ _AUX = _BE | set(_DO) | {"has", "have", "had", "can", "could", "will", "would", 
 _EN_CONTEXT_WORDS = {"he", "she", "it", "they", "his", "her", "its", "their", "him", "them", "this", "these",
                      "those", "that", "there"}
 #: answers that are not one answer ("between 150,000 and 200,000", "about 40")
+#: participles that make "What was X known as …" a passive the statement rule would garble
+_PASSIVE_WORDS = {"known", "called", "named", "referred", "considered", "regarded", "used", "located", "based",
+                  "described", "defined", "termed", "nicknamed", "titled"}
 _VAGUE = {"between", "about", "around", "approximately", "over", "under", "nearly", "almost", "more", "less",
           "some", "several", "many", "various", "roughly"}
+_ZH_VAGUE = ("超过", "超過", "大约", "大約", "约", "約", "近", "不到", "至少", "多于", "多於")
 _ZH_CONTEXT_WORDS = ("他", "她", "它", "其", "该", "該", "这", "這", "此", "那", "本文", "文中", "作者")
 #: question words; 什么/什麼 is never matched inside 为什么/為什麼 (why-questions are dropped before)
 _ZH_WH = re.compile(r"什么时候|什麼時候|哪一年|哪年|哪一天|哪里|哪裡|哪儿|哪兒|(?<![为為])什[么麼]|多少|"
@@ -99,15 +103,23 @@ def _is_participle_or_preposition(word: str) -> bool:
     low = word.lower()
     lemma = _lemma(low)
     participle = lemma is not None and lemma != low and low in getInflection(lemma, "VBN")
-    return participle or low in {"of", "in", "on", "at", "by", "for", "with", "from", "to", "as", "about", "into"}
+    return participle or low in {"of", "in", "on", "at", "by", "for", "with", "from", "to", "as", "about", "into",
+                                 "after", "before", "over", "under", "through", "during", "against", "between",
+                                 "among", "within", "without", "around", "behind", "like"}
 
 
 def _capitalise(words: list[str]) -> list[str]:
     return [words[0][:1].upper() + words[0][1:], *words[1:]] if words else words
 
 
+_NAME_JOINERS = {"of", "the", "and", "de", "von", "van", "du", "la", "le", "al", "bin", "&"}
+
+
 def _named_or_number(answer: str) -> bool:
-    return answer[:1].isupper() or answer[:1].isdigit()
+    """A name ("Henry of Navarre", "Il milione" does not count: every word but joiners capitalised) or a number."""
+    words = en_tokens(answer)
+    return answer[:1].isdigit() or all(w[:1].isupper() or w.lower() in _NAME_JOINERS or not w[:1].isalpha()
+                                       for w in words)
 
 
 def en_statement(question: str, answer: str) -> tuple[list[str], int, str] | str:
@@ -126,7 +138,7 @@ def en_statement(question: str, answer: str) -> tuple[list[str], int, str] | str
     if "," in q:
         return "knowledge: question with a comma (a clause the statement would garble)"
     if _is_finite(ans[0]) or _is_participle_or_preposition(ans[0]):
-        return "knowledge: answer is a verb phrase"
+        return "knowledge: answer is a verb phrase or starts with a preposition"
     if ans[0].lower() in _VAGUE:
         return "knowledge: answer is a range or an approximation"
     if first in ("who", "what") and second.islower() and _is_finite(second):
@@ -135,8 +147,12 @@ def en_statement(question: str, answer: str) -> tuple[list[str], int, str] | str
         return ["[MASK]", *q[1:], "."], 0, "wh_subject"
     if first in ("who", "what") and second.lower() in _BE:
         rest = q[2:]
-        if _is_participle_or_preposition(rest[0]) or _is_finite(rest[0]):
-            return "knowledge: 'What is V-ed by X …' (a passive the statement would garble)"
+        if _is_participle_or_preposition(rest[0]) or _is_finite(rest[0]) or _PASSIVE_WORDS & {w.lower() for w in rest}:
+            return "knowledge: 'What is X known as / V-ed by …' (a passive the statement would garble)"
+        if {"a", "an"} & {w.lower() for w in rest}:
+            return "knowledge: 'What is a …' (an indefinite description has many answers)"
+        if not _named_or_number(answer):
+            return "knowledge: answer to 'What is X' is not a name or number (a description, many wordings)"
         if _is_participle_or_preposition(rest[-1]):
             return "knowledge: 'What is X V-ed / X of?' (the verb belongs before the answer)"
         return [*_capitalise(rest), second.lower(), "[MASK]", "."], len(rest) + 1, "wh_be"
@@ -147,7 +163,8 @@ def en_statement(question: str, answer: str) -> tuple[list[str], int, str] | str
         # the lexical verb must be the last word: "Where did the discharge go in Europe in the last Ice age?" has
         # it in the middle — a base-form verb followed by a preposition ("go in")
         inner_verb = any("VERB" in getAllLemmas(w.lower()) and _lemma(w) == w.lower() and w.islower()
-                         and _is_participle_or_preposition(q[k + 1]) for k, w in enumerate(q[3:-1], start=3))
+                         and (_is_participle_or_preposition(q[k + 1]) or k == len(q) - 2)
+                         for k, w in enumerate(q[3:-1], start=3))  # "take place": the verb is not the last word
         if form is None or q[-1].lower() in ("do", "have", "mean") or inner_verb:
             return "knowledge: do-question not ending in its lexical verb"
         words = [*_capitalise(q[2:-1]), form]
@@ -226,6 +243,10 @@ def _item(lang: str, words: list[str], mask: int, flags: list[str] | None, evide
         if not any(f.startswith(("nr", "ns", "nt", "nz", "eng")) or "《" in words[i]
                    for i, f in enumerate(flags or []) if i != mask):
             return "knowledge: statement names no entity (no name, place, organisation or title)"
+        answer = words[mask]
+        if answer.startswith(_ZH_VAGUE) or not (re.search(r"[\dA-Za-z《]", answer) or any(
+                f.startswith(("nr", "ns", "nt", "nz", "m", "t")) for _, f in zh_words(answer))):
+            return "knowledge: answer is not a name, number, date or title (many wordings)"
         content = [i for i, f in enumerate(flags or []) if i != mask and is_zh_content(words[i], f)]
         hits = [i for i in content if words[i] in evidence]
     rationale = hits or content

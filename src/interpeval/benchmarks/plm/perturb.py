@@ -106,7 +106,8 @@ def recheck(original: Item, partner: Item) -> str | None:
 def insert_or_delete(item: Item) -> Item | None:
     keep = set(item.rationale) | {item.mask}
     for i, word in enumerate(item.words):
-        if i not in keep and word.lower() in _DISPENSABLE[item.lang]:
+        if i not in keep and word.lower() in _DISPENSABLE[item.lang] and (
+                i == 0 or item.words[i - 1].lower() not in ("a", "an")):  # "an extremely busy" -> "an busy"
             pieces = [(j, w) for j, w in enumerate(item.words) if j != i]
             return derive(item, pieces, "ins_del", "delete_dispensable")
     words = list(item.words)
@@ -135,7 +136,7 @@ def _lower_at_start(item: Item, i: int) -> bool:
         return False
     if item.tree is not None:
         return item.tree[i][2] != "PROPN"
-    if is_en_function(word) or word.lower() in NUMBER_WORDS:
+    if is_en_function(word) or any(part in NUMBER_WORDS for part in word.lower().split("-")):
         return True
     lemmas = getAllLemmas(word.lower())
     return bool(lemmas) and not {"NOUN", "PROPN"} & set(lemmas)
@@ -398,12 +399,19 @@ def _passive_en(item: Item) -> Item | None:
     return derive(item, pieces, "transform", "active_to_passive")
 
 
+#: Chinese verbs with no 被 passive ("多種波長的光被此光束內有" is not Chinese)
+_ZH_STATIVE = {"有", "是", "為", "为", "成為", "成为", "在", "像", "叫", "姓", "屬於", "属于", "包括", "包含", "位於",
+               "位于", "等於", "等于", "擁有", "拥有", "具有", "含有", "沒有", "没有"}
+
+
 def _bei_passive(item: Item) -> Item | None:
     found = _clause(item, "zh")
     if found is None:
         return None
     v, _s, _o, (s0, s1), (o0, o1) = found
     words = item.words
+    if words[v] in _ZH_STATIVE:
+        return None
     pieces: list[Piece] = [*[(i, words[i]) for i in range(s0)], *[(i, words[i]) for i in range(o0, o1 + 1)],
                            (None, "被"), *[(i, words[i]) for i in range(s0, s1 + 1)],
                            *[(i, words[i]) for i in range(v, o0)],

@@ -5,7 +5,7 @@ A word's synonym is a single-word lemma of its most frequent synset of the given
 synset as its own most frequent sense and has a sense attested in the sense-tagged corpus (so "car" → "automobile", and
 rare or figurative senses never come in). Chinese: the synonym sets shipped in the ``cnsyn`` package
 (``chinese_dictionary/sim_words.txt``, sets in the manner of the Cilin thesaurus). One set mixes synonyms with
-related words, so a synonym must be tagged as the original by jieba, share at least two sets with the original (of at most 30 words each), be all
+related words, so a synonym must be tagged as the original by jieba, share at least two sets with the original (of at most ``ZH_MAX_SET`` words each), be all
 Chinese characters, as long as the original, share a character with it (医生 → 医师, never 公司 → 商家) and be at
 least a tenth as frequent in jieba's dictionary (never the rare 开始 → 肇始).
 """
@@ -25,6 +25,8 @@ MIN_TAGGED = 1
 #: a Chinese synonym must be at least this share as frequent as the original in jieba's dictionary (肇始 for 开始,
 #: 增高 for 提高 are not)
 ZH_MIN_FREQUENCY_RATIO = 0.1
+#: larger cnsyn sets gather related words (languages, nationalities: 德语 and 英语 share a set)
+ZH_MAX_SET = 12
 
 
 def _package_dir(name: str) -> Path:
@@ -91,7 +93,7 @@ def _zh_sets() -> dict[str, list[list[str]]]:
     out: dict[str, list[list[str]]] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         words = list(dict.fromkeys(line.split()))
-        if 2 <= len(words) <= 30:
+        if 2 <= len(words) <= ZH_MAX_SET:
             for w in words:
                 out.setdefault(w, []).append(words)
     return out

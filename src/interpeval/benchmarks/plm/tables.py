@@ -321,7 +321,7 @@ def statistics_table(lang: str, golden_path: str, golden: Sequence[GoldenRecord]
         rows.append(row)
     return Table(f"Table 3: statistics of the benchmark ({lang})",
                  ["Dimension", "originals", *PERTURBATIONS, "pairs", "RRL %", "paper Size", "paper RRL %"], rows,
-                 {"data": f"{golden_path} ({len(golden)} records)"},
+                 {"model": "none (statistics of the built data)", "data": f"{golden_path} ({len(golden)} records)"},
                  notes=["pairs = original/perturbed pairs (the paper's Size); RRL = mean rationale tokens / tokens "
                         "other than [MASK] over the originals", _label_note(golden)])
 
