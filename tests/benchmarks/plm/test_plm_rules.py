@@ -240,3 +240,19 @@ def test_review_sheet_samples_per_language_and_dimension_with_partners(tmp_path)
     rows = tsv.read_text(encoding="utf-8").splitlines()
     assert len(rows) == 1 + 8 and rows[1].split("\t")[7] == "The [dog] <is> big ."
     assert "<mark>dog</mark>" in page.read_text(encoding="utf-8")
+
+
+def test_figure1_sweeps_the_extracted_rationale_ratio_by_hand():
+    from interpeval.benchmarks.plm.tables import RATIO_STEPS, RunResult, figure_data
+
+    tokens = ["a", "b", "[MASK]", "c", "d"]
+    ori = _rec(0, tokens, [0], "ori", rel=(1,))
+    dis = _rec(1, tokens, [0], "disturb", "ins_del", 0)
+    scores = [0.9, 0.1, 0.0, 0.5, 0.2]  # importance order of the 4 scored tokens: a, c, d, b
+    outputs = {0: {"word_scores": scores}, 1: {"word_scores": scores}}
+    data = figure_data([RunResult("en", "m", "ATT", "attention", {}, "gold", 1, outputs)], [ori, dis])
+    series = data["m ATT grammar"]
+    f1 = dict(zip(RATIO_STEPS, series["f1"], strict=True))
+    # K = ceil(ratio x 4): 0.1 -> {a}: F1 1; 0.3 -> {a, c}: P 1/2, R 1, F1 2/3; 0.9 -> all 4: P 1/4, F1 2/5
+    assert f1[0.1] == 1.0 and abs(f1[0.3] - 2 / 3) < 1e-9 and abs(f1[0.9] - 0.4) < 1e-9
+    assert series["map"] == [1.0] * len(RATIO_STEPS) and series["pairs"] == 1  # identical pair: MAP 1 everywhere
