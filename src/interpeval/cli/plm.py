@@ -63,8 +63,9 @@ def build_cmd(
         data_dir: Path = typer.Option(None, help="Sources laid out like shared/data (default: $INTERPEVAL_DATA "
                                                  "or the nearest shared/data)."),
         langs: str = typer.Option("en,zh", help="Comma-separated languages."),
-        per_dimension: int = typer.Option(250, help="Originals per dimension and language."),
-        model_en: str = typer.Option("none", help="Masked LM for English Rep. partners and uniqueness "
+        per_dimension: int = typer.Option(None, help="Originals per dimension and language (default: the "
+                                                     "paper's Table 3 sizes where the sources allow)."),
+        model_en: str = typer.Option("none", help="Masked LM for the English uniqueness flag "
                                                   "(zoo name, directory or hub id; 'none' to skip)."),
         model_zh: str = typer.Option("none", help="Masked LM for Chinese (as --model-en)."),
         unique_ratio: float = typer.Option(2.0, help="Flag unique when p(best) >= ratio x p(second)."),
@@ -72,7 +73,8 @@ def build_cmd(
                                                  "an evaluated model trained on: its texts are not used (repeatable)."),
         device: str = typer.Option("auto"),
 ) -> None:
-    """Build the benchmark from the real sources; every rationale is silver and names its rule."""
+    """Build the benchmark from the real sources; every rationale is silver and names its rule. The texts every
+    zoo masked LM trained on are always left out, and so are those of --model-en/--model-zh."""
     from interpeval import validate
     from interpeval.benchmarks.plm.build import build, exclusion_hashes, trained_text_hashes
     from interpeval.benchmarks.plm.records import LANGS
@@ -95,12 +97,39 @@ def build_cmd(
     for lang, dims in summary.counts.items():
         for dim, counts in dims.items():
             skipped = summary.excluded.get(lang, {}).get(dim, 0)
+            rrl = summary.rrl[lang][dim]
             typer.echo(f"{lang} {dim}: " + ", ".join(f"{k} {v}" for k, v in counts.items())
-                       + (f" ({skipped} candidates skipped: trained on)" if skipped else ""))
+                       + f"; RRL {rrl['built']} % (paper {rrl['paper']} %)"
+                       + f"; {skipped} candidates skipped (a zoo or given model trained on their text)")
+            for reason, n in summary.dropped[lang][dim].items():
+                typer.echo(f"    dropped {n}: {reason}")
     for key, why in summary.unavailable.items():
         typer.echo(f"{key}: not built ({why})")
     for path in summary.files.values():
         typer.echo(f"wrote {path}")
+
+
+@app.command("review")
+def review_cmd(
+        golden: list[Path] = typer.Argument(..., help="Golden file(s) made by `plm build`."),
+        n: int = typer.Option(20, "--n", help="Originals per language x dimension (with all their partners)."),
+        seed: int = typer.Option(0, help="Seed of the random sample (draw a fresh one with another seed)."),
+        out: Path = typer.Option(Path("plm-review"), help="Folder for review.tsv and review.html."),
+) -> None:
+    """A seeded random sample for people to judge: TSV with verdict columns and an HTML page, rationale marked."""
+    from interpeval import validate
+    from interpeval.benchmarks.plm.records import read_golden
+    from interpeval.benchmarks.plm.review import sample, write_sheet
+
+    validate.output_dir(out, "--out")
+    validate.at_least(n, 1, "--n")
+    for path in golden:
+        validate.input_file(path)
+    records = [r for path in golden for r in read_golden(path)]
+    groups = sample(records, n, seed)
+    for path in write_sheet(groups, out):
+        typer.echo(f"wrote {path}")
+    typer.echo(f"{len(groups)} originals with {sum(len(g) - 1 for g in groups)} partners (seed {seed})")
 
 
 @app.command("run")
@@ -150,7 +179,7 @@ def bench_cmd(
                                            "serve English (minilm-mlm, me5-small-mlm)"),
         model_zh: list[str] = typer.Option([], "--model-zh", help="Chinese masked LM, as --model-en; default: the "
                                            "zoo's Chinese masked-LM head"),
-        per_dimension: int = typer.Option(250, help="Originals per dimension and language."),
+        per_dimension: int = typer.Option(None, help="Originals per dimension and language (default: the paper's sizes)."),
         eval_per_dimension: int = typer.Option(None, help="Evaluate only the first N originals per dimension."),
         explainers: str = typer.Option("ATT,IG"),
         att_direction: str = typer.Option("query"),

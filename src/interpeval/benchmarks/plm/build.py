@@ -1,16 +1,19 @@
 """``build``: from the real source files to one golden file per language, with provenance on every record.
 
 Per language and dimension the rules' candidates are taken evenly (the same share from every rule, spread over
-each rule's candidates in file order, so every source file contributes); every original gets its perturbed
-partners (``ins_del`` always, ``transform`` where the syntax allows, ``replace`` when a masked LM is given).
-With a masked LM the builder also approximates the paper's annotators' answer-uniqueness check: a record is
-flagged ``unique`` when the model's best filling is at least ``unique_ratio`` times as probable as its second best
-(the context singles out one filling). Every rationale is ``silver`` and names the rule that made it.
+each rule's candidates in file order, so every source file contributes), as many as the paper's Table 3 has
+(``PAPER_SIZES``) where the sources give that many; every original gets its partners of the three types where the
+rules allow (:func:`~interpeval.benchmarks.plm.perturb.partners`, each re-checked). Candidates the rules reject
+and partners that fail their re-check are counted per reason (``BuildSummary.dropped``). The paragraphs, sentences
+and problems any zoo masked LM was trained on are always left out. With a masked LM the builder also flags each
+record ``unique`` when the model's best filling is at least ``unique_ratio`` times as probable as its second best,
+a second signal for review. Every rationale is ``silver`` and names the rule that made it.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +21,7 @@ from typing import Any
 
 from interpeval.benchmarks.plm import computation, grammar, knowledge, reasoning, semantics
 from interpeval.benchmarks.plm.inputs import decode, model_input
-from interpeval.benchmarks.plm.perturb import insert_or_delete, substitutes, transform
+from interpeval.benchmarks.plm.perturb import partners as make_partners
 from interpeval.benchmarks.plm.records import (
     DIMENSIONS,
     LANGS,
@@ -28,20 +31,27 @@ from interpeval.benchmarks.plm.records import (
     write_golden,
     write_jsonl,
 )
+from interpeval.benchmarks.plm.run import rationale_ratios
 from interpeval.benchmarks.plm.words import text_hash
 from interpeval.errors import DataError
 
-BUILDERS: dict[str, Callable[[Path, str], dict[str, list[Item]]]] = {
+BUILDERS: dict[str, Callable[[Path, str, Counter[str]], dict[str, list[Item]]]] = {
     "grammar": grammar.grammar_items, "semantics": semantics.semantics_items, "knowledge": knowledge.knowledge_items,
     "reasoning": reasoning.reasoning_items, "computation": computation.computation_items,
 }
 SOURCES: dict[str, dict[str, tuple[str, ...]]] = {
     "grammar": grammar.SOURCES,
-    "semantics": {"en": (*grammar.SOURCES["en"], semantics.WSC), "zh": grammar.SOURCES["zh"]},
+    "semantics": {"en": (semantics.WSC,)},
     "knowledge": knowledge.SOURCES, "reasoning": reasoning.SOURCES, "computation": computation.SOURCES,
 }
 #: dimensions a language cannot have from the shipped sources, and why
-UNAVAILABLE = {("en", "reasoning"): "XCOPA has no English and English COPA is not among the sources"}
+UNAVAILABLE = {("zh", "semantics"): "no Chinese source fixes a word by meaning alone (no Chinese Winograd schemas "
+                                    "among the sources; an adjective of a noun has many right answers)"}
+#: the paper's Table 3: original/perturbed pairs per language and dimension, and the rationale length ratio (%)
+PAPER_SIZES = {"en": {"grammar": 1365, "semantics": 793, "knowledge": 295, "reasoning": 300, "computation": 307},
+               "zh": {"grammar": 701, "semantics": 1210, "knowledge": 300, "reasoning": 300, "computation": 400}}
+PAPER_RRL = {"en": {"grammar": 29.8, "semantics": 31.6, "knowledge": 45.8, "reasoning": 48.5, "computation": 59.7},
+             "zh": {"grammar": 20.7, "semantics": 27.1, "knowledge": 51.5, "reasoning": 43.4, "computation": 54.5}}
 
 
 @dataclass
@@ -54,10 +64,14 @@ class BuildSummary:
     models: dict[str, str | None] = field(default_factory=dict)
     #: candidates skipped per language and dimension because their source text is in ``exclude``
     excluded: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: candidates the rules rejected and partners that failed their re-check, per reason
+    dropped: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    #: the built RRL (%) per language and dimension, next to the paper's
+    rrl: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"counts": self.counts, "unavailable": self.unavailable, "files": self.files, "models": self.models,
-                "excluded": self.excluded}
+                "excluded": self.excluded, "dropped": self.dropped, "rrl": self.rrl}
 
 
 def source_files(data_dir: Path, langs: Sequence[str]) -> list[Path]:
@@ -103,6 +117,16 @@ def trained_text_hashes(name_or_path: str) -> frozenset[str]:
     return frozenset(json.loads(listing.read_text(encoding="utf-8"))["text_sha1"])
 
 
+def zoo_trained_hashes() -> frozenset[str]:
+    """The trained texts of every zoo masked LM installed (:func:`trained_text_hashes`), whatever is evaluated:
+    the build never draws an item from text a zoo model saw."""
+    from interpeval.models.recipes import RECIPES
+    from interpeval.models.zoo import artifacts_dir
+
+    names = [r.name for r in RECIPES.values() if r.kind == "masked-lm" and (artifacts_dir() / r.name).is_dir()]
+    return frozenset().union(*(trained_text_hashes(name) for name in names))
+
+
 def spread(pools: dict[str, list[Item]], limit: int) -> list[Item]:
     """``limit`` items shared equally among the rules (a short rule's rest goes to the others), each rule's share
     taken at even steps through its candidates."""
@@ -137,22 +161,27 @@ def _uniqueness(records: list[GoldenRecord], model: Any, ratio: float) -> None:
                                  "unique": bool(p[0] >= ratio * p[1])}
 
 
-def build(data_dir: str | Path, out_dir: str | Path, langs: Sequence[str] = LANGS, per_dimension: int = 250,
+def build(data_dir: str | Path, out_dir: str | Path, langs: Sequence[str] = LANGS, per_dimension: int | None = None,
           models: dict[str, Any] | None = None, unique_ratio: float = 2.0,
-          dimensions: Sequence[str] = DIMENSIONS, exclude: frozenset[str] = frozenset()) -> BuildSummary:
+          dimensions: Sequence[str] = DIMENSIONS, exclude: frozenset[str] = frozenset(),
+          exclude_zoo: bool = True) -> BuildSummary:
     """Build ``plm-<lang>.golden.jsonl`` under ``out_dir`` for each language; returns the counts.
 
-    ``models`` maps a language to a loaded masked LM (or None) used for ``replace`` partners and uniqueness.
+    ``per_dimension``: originals per language and dimension (default: the paper's size, ``PAPER_SIZES``).
+    ``models`` maps a language to a loaded masked LM (or None) used for the uniqueness flag.
     ``exclude`` holds :func:`~interpeval.benchmarks.plm.words.text_hash` values of texts an evaluated model was
-    trained on (sentences, paragraphs, problems); candidates from those texts are skipped.
+    trained on (sentences, paragraphs, problems); candidates from those texts are skipped, and so are those of
+    every installed zoo masked LM unless ``exclude_zoo`` is False.
     """
     data_dir, out_dir = Path(data_dir), Path(out_dir)
     unknown = [x for x in langs if x not in LANGS] + [d for d in dimensions if d not in DIMENSIONS]
     if unknown:
         raise ValueError(f"unknown language or dimension {unknown}; languages {LANGS}, dimensions {DIMENSIONS}")
-    if per_dimension < 1:
+    if per_dimension is not None and per_dimension < 1:
         raise ValueError(f"per_dimension must be >= 1, got {per_dimension}")
     source_files(data_dir, langs)
+    if exclude_zoo:
+        exclude = exclude | zoo_trained_hashes()
     summary = BuildSummary()
     models = models or {}
     for lang in langs:
@@ -164,27 +193,27 @@ def build(data_dir: str | Path, out_dir: str | Path, langs: Sequence[str] = LANG
             if (lang, dim) in UNAVAILABLE:
                 summary.unavailable[f"{lang}/{dim}"] = UNAVAILABLE[(lang, dim)]
                 continue
-            candidates = BUILDERS[dim](data_dir, lang)
+            drops: Counter[str] = Counter()
+            candidates = BUILDERS[dim](data_dir, lang, drops)
             pools = {rule: [it for it in pool if it.provenance.get("text_sha1") not in exclude]
                      for rule, pool in candidates.items()}
             summary.excluded.setdefault(lang, {})[dim] = (sum(map(len, candidates.values()))
                                                           - sum(map(len, pools.values())))
-            originals = spread(pools, per_dimension)
-            partners = [[p for p in (insert_or_delete(it), transform(it)) if p is not None] for it in originals]
-            if model is not None:
-                for group, sub in zip(partners, substitutes(originals, model), strict=True):
-                    if sub is not None:
-                        group.append(sub)
+            originals = spread(pools, per_dimension or PAPER_SIZES[lang][dim])
             counts = {"originals": len(originals), "ins_del": 0, "replace": 0, "transform": 0}
-            for item, group in zip(originals, partners, strict=True):
+            for item in originals:
                 ori = to_record(item, len(records), _meta(item))
                 records.append(ori)
-                for partner in group:
+                for partner in make_partners(item, drops):
                     rec = to_record(partner, len(records), {**_meta(partner), "ori_id": ori.sent_id})
                     ori.rel_ids.append(rec.sent_id)
                     records.append(rec)
                     counts[partner.perturbation or ""] += 1
             summary.counts[lang][dim] = counts
+            summary.dropped.setdefault(lang, {})[dim] = dict(drops.most_common())
+            built = rationale_ratios([r for r in records if r.dimension == dim and r.sample_type == "ori"])
+            summary.rrl.setdefault(lang, {})[dim] = {"built": round(100 * built.get(dim, 0.0), 1),
+                                                     "paper": PAPER_RRL[lang][dim]}
         if model is not None and records:
             _uniqueness(records, model, unique_ratio)
             for dim, counts in summary.counts[lang].items():

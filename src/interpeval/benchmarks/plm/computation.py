@@ -1,18 +1,30 @@
 """Computation instances from math word problems: the problem followed by "The answer is [MASK] ." / "答案是[MASK]。".
 
 English: Alg514 and Dolphin1878 (MWPToolkit splits), Chinese: Math23K (valid/test). Only problems with one whole
-answer are kept. The rationale (``equation_numbers``) is every word of the problem that writes a number the
-equation uses (digits, and English number words such as "five" or "twice").
+answer and an equation of at most two operators are kept (the paper's problems). The rationale
+(``equation_numbers``) is every word of the problem that writes a number (digits, and English number words such
+as "five" or "twice"), every word naming an operation (``OPERATION_WORDS``: "more", "sum", "quotient", 倍 …) and
+the content words of the question sentence (what is asked); a problem whose equation uses no written number is
+dropped.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from interpeval.benchmarks.plm.records import Item
-from interpeval.benchmarks.plm.words import en_tokens, integer_answer, numbers_in, text_hash
+from interpeval.benchmarks.plm.words import (
+    en_tokens,
+    function_words,
+    integer_answer,
+    is_en_content,
+    numbers_in,
+    text_hash,
+)
 from interpeval.errors import DataError
 
 SOURCES = {"en": ("plm_rationale/mwp/alg514/trainset.json", "plm_rationale/mwp/alg514/validset.json",
@@ -20,6 +32,27 @@ SOURCES = {"en": ("plm_rationale/mwp/alg514/trainset.json", "plm_rationale/mwp/a
                   "plm_rationale/mwp/dolphin1878/validset.json", "plm_rationale/mwp/dolphin1878/testset.json"),
            "zh": ("plm_rationale/mwp/math23k/validset.json", "plm_rationale/mwp/math23k/testset.json")}
 MAX_WORDS = {"en": 60, "zh": 60}
+MAX_OPERATORS = 2
+#: words that name the operation (what a reader needs besides the numbers)
+OPERATION_WORDS = {"more", "less", "sum", "product", "quotient", "difference", "twice", "double", "triple", "half",
+                   "times", "increased", "decreased", "subtracted", "added", "add", "subtract", "multiplied",
+                   "divided", "ratio", "percent", "%", "total", "each", "per", "average", "left", "remaining",
+                   "altogether", "together", "opposite", "fewer", "than", "consecutive", "even", "odd",
+                   "remainder", "rate", "interest", "discount",
+                   "多", "少", "和", "差", "积", "商", "倍", "一共", "共", "剩", "还剩", "平均", "每", "比", "几分之几"}
+_OPERATOR = re.compile(r"(?<=[\w)%.])\s*[-+*/]\s*(?=[\w(.])")
+
+
+def operators(equation: str) -> int:
+    """Binary operators of an equation ("x=5+3*2" → 2; a sign such as "-3" is not one)."""
+    return sum(len(_OPERATOR.findall(side)) for side in equation.split("="))
+
+
+def _question_start(words: list[str], lang: str) -> int:
+    """Index of the first word of the last sentence (the question) of the problem."""
+    ends = [i for i, w in enumerate(words) if w in ((".", "!", "?") if lang == "en" else ("。", "！", "？", "，"))]
+    inner = [i for i in ends if i < len(words) - 1]
+    return inner[-1] + 1 if inner else 0
 
 
 def _problem(row: dict[str, Any]) -> tuple[str, str, str | None]:
@@ -34,7 +67,8 @@ def _problem(row: dict[str, Any]) -> tuple[str, str, str | None]:
     return row["text"], equation, integer_answer(answers[0]) if len(answers) == 1 else None
 
 
-def computation_items(data_dir: Path, lang: str) -> dict[str, list[Item]]:
+def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = None) -> dict[str, list[Item]]:
+    drops = Counter() if drops is None else drops
     out = []
     for rel in SOURCES[lang]:
         path = data_dir / rel
@@ -48,19 +82,33 @@ def computation_items(data_dir: Path, lang: str) -> dict[str, list[Item]]:
             except (KeyError, TypeError) as err:
                 raise DataError(path, f"record {number}", f"is not a math word problem record ({err})") from None
             if answer is None:
+                drops["computation: not one whole-number answer"] += 1
+                continue
+            if re.search(r"\^|\*\*|\bsquared\b|\bsquare of\b|\bits square\b", f"{equation} {text}", re.IGNORECASE):
+                drops["computation: a square (a quadratic has two answers)"] += 1
+                continue
+            if operators(equation) > MAX_OPERATORS:
+                drops[f"computation: more than {MAX_OPERATORS} operators"] += 1
                 continue
             used = set(numbers_in(equation))
             if lang == "en":
-                words = en_tokens(text) + ["The", "answer", "is", answer, "."]
+                problem = en_tokens(text)
+                words = problem + ["The", "answer", "is", answer, "."]
             else:
-                segmented = row.get("segmented_text", "").split()
-                words = [*segmented, "答案", "是", answer, "。"] if segmented else []
+                problem = row.get("segmented_text", "").split()
+                words = [*problem, "答案", "是", answer, "。"] if problem else []
             if not words or len(words) > MAX_WORDS[lang]:
+                drops["computation: longer than the word limit"] += 1
                 continue
             mask = len(words) - 2
-            rationale = [i for i, w in enumerate(words[:mask]) if set(numbers_in(w)) & used]
-            if not rationale:
+            rationale = [i for i, w in enumerate(words[:mask]) if numbers_in(w) or w.lower() in OPERATION_WORDS]
+            if not used & {v for w in words[:mask] for v in numbers_in(w)}:
+                drops["computation: no number of the equation written in the problem"] += 1
                 continue
+            asked = range(_question_start(problem, lang), len(problem))
+            rationale += [i for i in asked if (is_en_content(problem[i]) if lang == "en" else
+                                               problem[i] not in function_words("zh") and problem[i].isalnum())]
+            rationale = sorted(set(rationale))
             out.append(Item(lang, "computation", words, mask, rationale, "equation_numbers",
                             {"source": rel, "record": number, "id": row.get("id"), "text_sha1": text_hash(text)}))
     return {"mwp_answer": out}

@@ -1,17 +1,23 @@
-"""Grammar instances from UD treebanks: a word whose form agreement or government fixes, masked; the rationale is
-read off the tree (silver, one rule per construction).
+"""Grammar instances from UD treebanks: a word that agreement or a lexicon fixes, masked; the rationale is the
+controller and the words that carry the rule, read off the tree (silver, one rule per construction).
 
-English (EWT): ``verb_agreement`` — a finite be/have/do form, rationale the subject head with its determiners,
-numerals and conjuncts; ``noun_number`` — a noun whose number a determiner or numeral marks, rationale that word;
-``reflexive_antecedent`` — a reflexive pronoun, rationale the subject of its clause (its antecedent; for a
-relative pronoun the noun it refers to).
-Chinese (GSD, traditional script): ``classifier`` — a measure word, rationale the noun it counts and the numeral;
+English (EWT): ``verb_agreement`` — a finite is/are/am/was/were/has/have/does/do whose subject fixes its number and
+person and whose tense another finite verb of the sentence fixes (every finite verb with a tense agrees in tense);
+rationale: the subject head with its determiners, numerals and conjuncts, and the tense-cue verb.
+``reflexive_antecedent`` — a reflexive whose clause subject is a personal pronoun other than "you" (number and
+gender fixed), a plural noun (themselves) or a singular noun with "itself"; rationale: the antecedent and the verb
+the reflexive belongs to. Names and "you" are dropped (gender or number unknown to a reader).
+Chinese (GSD, traditional script): ``classifier`` — a measure word whose counted noun the classifier lexicon
+(``data/plm/classifiers_zh.tsv``) ties to that one classifier; rationale: the noun and the numeral/demonstrative.
 ``de_particle`` — 的/地/得, rationale the modifier it marks and the word modified.
+Every candidate a rule rejects is counted in ``drops`` with the reason.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 
 from interpeval.benchmarks.plm.records import Item
@@ -21,96 +27,150 @@ from interpeval.benchmarks.probing.conllu_reader import Sentence, read_conllu
 SOURCES = {"en": ("ud/UD_English-EWT/en_ewt-ud-dev.conllu", "ud/UD_English-EWT/en_ewt-ud-test.conllu"),
            "zh": ("ud/UD_Chinese-GSD/zh_gsd-ud-dev.conllu", "ud/UD_Chinese-GSD/zh_gsd-ud-test.conllu")}
 _AGREEING = {"is", "are", "was", "were", "has", "have", "does", "do", "am"}
-_NUMBER_DETS = {"this", "these", "that", "those", "a", "an", "every", "each", "many", "several", "few", "both",
-                "another", "one"}
 _SUBJECTS = ("nsubj", "nsubj:pass")
+#: nouns whose verb may be singular or plural ("the team is/are")
+_COLLECTIVE = {"team", "staff", "family", "government", "police", "crew", "group", "couple", "majority", "number",
+               "public", "audience", "committee", "management", "band", "class", "company", "army", "jury",
+               "board", "council", "party", "firm", "club", "data", "media", "personnel", "total", "rest", "lot"}
+_REFLEXIVE_PRONOUNS = {"i": "myself", "me": "myself", "he": "himself", "she": "herself", "it": "itself",
+                       "we": "ourselves", "they": "themselves"}
 MAX_WORDS = {"en": 40, "zh": 60}
-
-
-def _children(sentence: Sentence, wid: int) -> list[int]:
-    return sentence.children[wid]
+Found = Iterator[tuple[int, list[int], str]]
 
 
 def _word(sentence: Sentence, wid: int) -> tuple:
     return sentence.words[wid - 1]
 
 
-def _verb_agreement(s: Sentence) -> Iterator[tuple[int, list[int], str]]:
+def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
     for wid, form, upos, feats, head, deprel, _ in s.words:
         if form.lower() not in _AGREEING or upos not in ("AUX", "VERB") or feats.get("VerbForm") != "Fin":
             continue
         holder = head if deprel in ("aux", "cop", "aux:pass") else wid
-        subjects = [c for c in _children(s, holder) if _word(s, c)[5] in _SUBJECTS]
+        subjects = [c for c in s.children[holder] if _word(s, c)[5] in _SUBJECTS]
         if len(subjects) != 1:
+            drops["verb_agreement: no single subject"] += 1
             continue
         subj = subjects[0]
         sform, supos, sfeats = _word(s, subj)[1:4]
         if supos not in ("NOUN", "PROPN", "PRON") or "Number" not in sfeats or sfeats.get("PronType") == "Rel":
+            drops["verb_agreement: subject without number (relative, clause, numeral)"] += 1
             continue
-        if subj > wid:  # inverted questions and existentials: the agreement cue follows the verb
+        if subj > wid:
+            drops["verb_agreement: subject after the verb (question, inversion)"] += 1
             continue
-        markers = [c for c in _children(s, subj) if _word(s, c)[5] in ("det", "nummod", "conj")]
-        yield wid, [subj, *markers], "verb_agreement"
-
-
-def _noun_number(s: Sentence) -> Iterator[tuple[int, list[int], str]]:
-    for wid, _form, upos, feats, _head, _deprel, _ in s.words:
-        if upos != "NOUN" or "Number" not in feats:
+        if sform.lower() in _COLLECTIVE:
+            drops["verb_agreement: collective noun subject (singular or plural verb)"] += 1
             continue
-        cues = [c for c in _children(s, wid)
-                if (_word(s, c)[5] == "det" and _word(s, c)[1].lower() in _NUMBER_DETS)
-                or (_word(s, c)[5] == "nummod" and _word(s, c)[2] == "NUM")]
-        if len(cues) == 1 and cues[0] < wid:
-            yield wid, cues, "noun_number"
+        tense = feats.get("Tense")
+        others = [w for w in s.words if w[0] != wid and w[3].get("VerbForm") == "Fin" and "Tense" in w[3]]
+        if not others or any(w[3]["Tense"] != tense for w in others):
+            drops["verb_agreement: no other finite verb fixing the tense"] += 1
+            continue
+        cue = min(others, key=lambda w: abs(w[0] - wid))[0]
+        markers = [c for c in s.children[subj] if _word(s, c)[5] in ("det", "nummod", "conj")]
+        yield wid, sorted({subj, *markers, cue}), "verb_agreement"
 
 
-def _reflexive(s: Sentence) -> Iterator[tuple[int, list[int], str]]:
-    for wid, _form, upos, feats, head, _deprel, _ in s.words:
+def _reflexive(s: Sentence, drops: Counter[str]) -> Found:
+    for wid, form, upos, feats, head, _deprel, _ in s.words:
         if upos != "PRON" or feats.get("Reflex") != "Yes" or head == 0:
             continue
-        subjects = [c for c in _children(s, head) if _word(s, c)[5] in _SUBJECTS and c < wid]
+        subjects = [c for c in s.children[head] if _word(s, c)[5] in _SUBJECTS and c < wid]
         if len(subjects) != 1:
+            drops["reflexive: no single subject before it"] += 1
             continue
         antecedent = subjects[0]
         if _word(s, antecedent)[3].get("PronType") == "Rel":  # "books that speak for themselves": the noun
             clause = _word(s, head)
             if clause[5] != "acl:relcl" or clause[4] == 0:
+                drops["reflexive: no single subject before it"] += 1
                 continue
             antecedent = clause[4]
-        yield wid, [antecedent], "reflexive_antecedent"
+        aform, aupos, afeats = _word(s, antecedent)[1:4]
+        low = form.lower()
+        if aupos == "PRON":
+            ok = _REFLEXIVE_PRONOUNS.get(aform.lower()) == low
+        elif aupos == "NOUN":
+            ok = (afeats.get("Number") == "Plur" and low == "themselves") or (
+                afeats.get("Number") == "Sing" and low == "itself")
+        else:
+            ok = False
+        if not ok:
+            drops["reflexive: antecedent does not fix the form (name, 'you', person noun)"] += 1
+            continue
+        yield wid, sorted({antecedent, head}), "reflexive_antecedent"
 
 
-def _classifier(s: Sentence) -> Iterator[tuple[int, list[int], str]]:
-    for wid, _form, _upos, _feats, head, deprel, _ in s.words:
+@lru_cache(maxsize=1)
+def classifier_lexicon() -> dict[str, set[str]]:
+    """Noun → the classifiers listed for it (both scripts), from ``data/plm/classifiers_zh.tsv``."""
+    from importlib.resources import files
+
+    text = files("interpeval.data").joinpath("plm/classifiers_zh.tsv").read_text(encoding="utf-8")
+    out: dict[str, set[str]] = {}
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        classifiers, nouns = line.split("\t")
+        for noun in nouns.split():
+            out.setdefault(noun, set()).update(classifiers.split())
+    return out
+
+
+def classifier_for(noun: str) -> set[str]:
+    """The classifiers the lexicon gives for ``noun``: its whole form, else its longest listed ending of two or
+    more characters (北京大學 → 大學); empty when the lexicon does not know it."""
+    lexicon = classifier_lexicon()
+    if noun in lexicon:
+        return lexicon[noun]
+    for start in range(1, len(noun) - 1):
+        if noun[start:] in lexicon:
+            return lexicon[noun[start:]]
+    return set()
+
+
+def _classifier(s: Sentence, drops: Counter[str]) -> Found:
+    for wid, form, _upos, _feats, head, deprel, _ in s.words:
         if deprel != "clf" or head == 0:
             continue
-        numeral = _word(s, head)
-        noun = numeral[4]
+        noun = _word(s, head)[4]
         if noun == 0 or _word(s, noun)[2] not in ("NOUN", "PROPN") or noun < wid:
+            drops["classifier: no counted noun after it"] += 1
+            continue
+        allowed = classifier_for(_word(s, noun)[1])
+        if not allowed:
+            drops["classifier: noun not in the classifier lexicon"] += 1
+            continue
+        if form not in allowed:
+            drops["classifier: text's classifier is not the lexicon's"] += 1
             continue
         yield wid, [head, noun], "classifier"
 
 
-def _de_particle(s: Sentence) -> Iterator[tuple[int, list[int], str]]:
+def _de_particle(s: Sentence, drops: Counter[str]) -> Found:
     for wid, form, _upos, _feats, head, deprel, _ in s.words:
         if form not in ("的", "地", "得") or deprel not in ("case", "mark:rel", "mark:adv", "compound:ext"):
             continue
         if head == 0:
             continue
         if deprel == "compound:ext":  # 得: the verb (head) and its complement
-            rationale = [head, *[c for c in _children(s, head) if _word(s, c)[5] in ("xcomp", "advmod") and c > wid]]
+            rationale = [head, *[c for c in s.children[head] if _word(s, c)[5] in ("xcomp", "advmod") and c > wid]]
         else:  # 的/地: the modifier (head) and the word it modifies
             modified = _word(s, head)[4]
             rationale = [head] + ([modified] if modified > wid else [])
-        if len(rationale) >= 2:
-            yield wid, rationale, "de_particle"
+        if len(rationale) < 2:
+            drops["de_particle: modified word not in the sentence"] += 1
+            continue
+        yield wid, rationale, "de_particle"
 
 
-RULES = {"en": (_verb_agreement, _noun_number, _reflexive), "zh": (_classifier, _de_particle)}
+RULES = {"en": (_verb_agreement, _reflexive), "zh": (_classifier, _de_particle)}
 
 
-def grammar_items(data_dir: Path, lang: str) -> dict[str, list[Item]]:
+def grammar_items(data_dir: Path, lang: str, drops: Counter[str] | None = None) -> dict[str, list[Item]]:
     """Candidate items per rule, in file order, at most one per sentence and rule."""
+    drops = Counter() if drops is None else drops
     out: dict[str, list[Item]] = {}
     for rel in SOURCES[lang]:
         path = data_dir / rel
@@ -118,7 +178,7 @@ def grammar_items(data_dir: Path, lang: str) -> dict[str, list[Item]]:
             if len(sentence.words) > MAX_WORDS[lang] or len(sentence.words) < 4:
                 continue
             for rule in RULES[lang]:
-                for mask, rationale, name in rule(sentence):
+                for mask, rationale, name in rule(sentence, drops):
                     prov = {"source": rel, "line": sentence.line, "sent_id": sentence.metadata.get("sent_id")}
                     out.setdefault(name, []).append(ud_item(sentence, lang, "grammar", mask, rationale, name, prov))
                     break

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +28,24 @@ SOURCES = {"en": ("xquad/xquad.en.json", "squad/squad2-dev-part.json", "squad/sq
            "zh": ("cmrc2018/cmrc2018_trial.json", "cmrc2018/cmrc2018_dev.json", "xquad/xquad.zh.json")}
 _BE = {"is", "was", "are", "were"}
 _DO = {"did": "VBD", "does": "VBZ", "do": "VBP"}
-_ZH_WH = re.compile(r"什么时候|哪一年|哪年|哪一天|哪里|哪儿|什么|多少|哪个|哪位|哪些|哪国|谁")
+_AUX = _BE | set(_DO) | {"has", "have", "had", "can", "could", "will", "would", "should", "may", "might", "must"}
+#: words that point into the paragraph the question was asked about: without it no reader can resolve them
+_EN_CONTEXT_WORDS = {"he", "she", "it", "they", "his", "her", "its", "their", "him", "them", "this", "these",
+                     "those", "that", "there"}
+#: answers that are not one answer ("between 150,000 and 200,000", "about 40")
+#: participles that make "What was X known as …" a passive the statement rule would garble
+_PASSIVE_WORDS = {"known", "called", "named", "referred", "considered", "regarded", "used", "located", "based",
+                  "described", "defined", "termed", "nicknamed", "titled"}
+_VAGUE = {"between", "about", "around", "approximately", "over", "under", "nearly", "almost", "more", "less",
+          "some", "several", "many", "various", "roughly"}
+_ZH_VAGUE = ("超过", "超過", "大约", "大約", "约", "約", "近", "不到", "至少", "多于", "多於")
+_ZH_CONTEXT_WORDS = ("他", "她", "它", "其", "该", "該", "这", "這", "此", "那", "本文", "文中", "作者")
+#: question words; 什么/什麼 is never matched inside 为什么/為什麼 (why-questions are dropped before)
+_ZH_WH = re.compile(r"什么时候|什麼時候|哪一年|哪年|哪一天|哪里|哪裡|哪儿|哪兒|(?<![为為])什[么麼]|多少|"
+                    r"哪[个個位些种種家所座国國部本首支只隻条條项項间間]|谁|誰")
+#: wh-words that stand before a noun the answer names ("哪所大学" → "北京大学"; "什么颜色" → "红色")
+_ZH_WH_DETERMINER = re.compile(r"^(?:什[么麼]|哪.)$")
+_ZH_NOT_ONE_ANSWER = re.compile(r"为什么|為什麼|怎么|怎麼|怎样|怎樣|如何|是否|吗|嗎|哪些")
 
 
 def _questions(path: Path) -> list[tuple[str, str, str, int, str, str]]:
@@ -47,70 +66,155 @@ def _questions(path: Path) -> list[tuple[str, str, str, int, str, str]]:
     return out
 
 
-def _inflect(lemma_form: str, tag: str) -> str | None:
-    from lemminflect import getAllLemmas, getInflection
+def _lemma(word: str) -> str | None:
+    from lemminflect import getAllLemmas
 
-    lemmas = getAllLemmas(lemma_form).get("VERB")
-    if not lemmas or lemmas[0] != lemma_form.lower():
+    lemmas = getAllLemmas(word.lower()).get("VERB")
+    return lemmas[0] if lemmas else None
+
+
+def _inflect(word: str, tag: str) -> str | None:
+    """The ``tag`` form of a verb given as its base form, else None."""
+    from lemminflect import getInflection
+
+    if word.lower() in _AUX or _lemma(word) != word.lower():
         return None
-    forms = getInflection(lemma_form.lower(), tag)
+    forms = getInflection(word.lower(), tag)
     return forms[0] if forms else None
 
 
-def _is_verb_form(word: str) -> bool:
-    from lemminflect import getAllLemmas
+def _is_finite(word: str) -> bool:
+    """A past or third-person present form of a lexical verb ("wrote", "causes"), not an auxiliary, and not a
+    word that reads as a plural noun ("What languages is …")."""
+    from lemminflect import getAllLemmas, getInflection
 
-    return "VERB" in getAllLemmas(word.lower()) and word.lower() not in _BE | set(_DO) | {"has", "have", "had"}
+    low = word.lower()
+    lemma = _lemma(low)
+    if low in _AUX or lemma is None or lemma == low:
+        return False
+    if "NOUN" in getAllLemmas(low) and not low.endswith("ed"):
+        return False
+    return low in {*getInflection(lemma, "VBD"), *getInflection(lemma, "VBZ")}
 
 
-def en_statement(question: str, answer: str) -> tuple[list[str], int, str] | None:
-    """``(words, mask index, rule)`` of the statement for an English question, or None when no rule applies."""
+def _is_participle_or_preposition(word: str) -> bool:
+    from lemminflect import getInflection
+
+    low = word.lower()
+    lemma = _lemma(low)
+    participle = lemma is not None and lemma != low and low in getInflection(lemma, "VBN")
+    return participle or low in {"of", "in", "on", "at", "by", "for", "with", "from", "to", "as", "about", "into",
+                                 "after", "before", "over", "under", "through", "during", "against", "between",
+                                 "among", "within", "without", "around", "behind", "like"}
+
+
+def _capitalise(words: list[str]) -> list[str]:
+    return [words[0][:1].upper() + words[0][1:], *words[1:]] if words else words
+
+
+_NAME_JOINERS = {"of", "the", "and", "de", "von", "van", "du", "la", "le", "al", "bin", "&"}
+
+
+def _named_or_number(answer: str) -> bool:
+    """A name ("Henry of Navarre", "Il milione" does not count: every word but joiners capitalised) or a number."""
+    words = en_tokens(answer)
+    return answer[:1].isdigit() or all(w[:1].isupper() or w.lower() in _NAME_JOINERS or not w[:1].isalpha()
+                                       for w in words)
+
+
+def en_statement(question: str, answer: str) -> tuple[list[str], int, str] | str:
+    """``(words, mask index, rule)`` of the statement for an English question, or the reason no rule applies.
+
+    Shapes: "Who/What V-ed X?" → "[MASK] V-ed X ." (``wh_subject``); "Who/What is X?" → "X is [MASK] ."
+    (``wh_be``; not when X ends in a participle or preposition: "What is X called?"); "When/Where did X V?" →
+    "X V-ed in [MASK] ." (``wh_do``; When only with a year, Where only with a capitalised place); "What did X V?"
+    → "X V-ed [MASK] ." (``wh_do``). Every other shape (How, Why, Which N, What N V …) is left out.
+    """
     q = en_tokens(question.rstrip("?").strip())
     ans = en_tokens(answer)
     if len(q) < 3 or not ans or len(ans) > 4:
-        return None
-    first = q[0].lower()
-    if first in ("who", "what", "which"):
-        if first in ("what", "which") and len(q) > 3 and _is_verb_form(q[2]) and not _is_verb_form(q[1]):
-            return ["[MASK]", *q[2:], "."], 0, "wh_subject"
-        if q[1].lower() in _BE and len(q) > 2:
-            return [*q[2:], q[1].lower(), "[MASK]", "."], len(q) - 1, "wh_be"
-        if first == "who" and _is_verb_form(q[1]) and q[1].lower().endswith(("ed", "s")):
-            return ["[MASK]", *q[1:], "."], 0, "wh_subject"
-    if first in ("when", "where", "what", "who") and len(q) > 3 and q[1].lower() in _DO:
-        for v in range(3, len(q)):
-            form = _inflect(q[v], _DO[q[1].lower()])
-            if form is None:
-                continue
-            rest = q[v + 1:]
-            if first in ("what", "who") and rest:
-                return None
-            words = [*q[2:v], form, *rest]
-            if first == "when" and not re.fullmatch(r"\d{4}", answer):
-                return None
-            tail = ["in", "[MASK]", "."] if first in ("when", "where") else ["[MASK]", "."]
-            return words + tail, len(words) + tail.index("[MASK]"), "wh_do"
-    return None
+        return "knowledge: answer longer than four words or question too short"
+    first, second = q[0].lower(), q[1]
+    if "," in q:
+        return "knowledge: question with a comma (a clause the statement would garble)"
+    if _is_finite(ans[0]) or _is_participle_or_preposition(ans[0]):
+        return "knowledge: answer is a verb phrase or starts with a preposition"
+    if ans[0].lower() in _VAGUE:
+        return "knowledge: answer is a range or an approximation"
+    if first in ("who", "what") and second.islower() and _is_finite(second):
+        if not _named_or_number(answer):
+            return "knowledge: subject answer is not a name or number (many fillers fit)"
+        return ["[MASK]", *q[1:], "."], 0, "wh_subject"
+    if first in ("who", "what") and second.lower() in _BE:
+        rest = q[2:]
+        if _is_participle_or_preposition(rest[0]) or _is_finite(rest[0]) or _PASSIVE_WORDS & {w.lower() for w in rest}:
+            return "knowledge: 'What is X known as / V-ed by …' (a passive the statement would garble)"
+        if {"a", "an"} & {w.lower() for w in rest}:
+            return "knowledge: 'What is a …' (an indefinite description has many answers)"
+        if not _named_or_number(answer):
+            return "knowledge: answer to 'What is X' is not a name or number (a description, many wordings)"
+        if _is_participle_or_preposition(rest[-1]):
+            return "knowledge: 'What is X V-ed / X of?' (the verb belongs before the answer)"
+        return [*_capitalise(rest), second.lower(), "[MASK]", "."], len(rest) + 1, "wh_be"
+    if first in ("when", "where", "what") and second.lower() in _DO and len(q) > 3:
+        from lemminflect import getAllLemmas
+
+        form = _inflect(q[-1], _DO[second.lower()])
+        # the lexical verb must be the last word: "Where did the discharge go in Europe in the last Ice age?" has
+        # it in the middle — a base-form verb followed by a preposition ("go in")
+        inner_verb = any("VERB" in getAllLemmas(w.lower()) and _lemma(w) == w.lower() and w.islower()
+                         and (_is_participle_or_preposition(q[k + 1]) or k == len(q) - 2)
+                         for k, w in enumerate(q[3:-1], start=3))  # "take place": the verb is not the last word
+        if form is None or q[-1].lower() in ("do", "have", "mean") or inner_verb:
+            return "knowledge: do-question not ending in its lexical verb"
+        words = [*_capitalise(q[2:-1]), form]
+        if first == "when" and not re.fullmatch(r"\d{4}", answer):
+            return "knowledge: 'When' answered by other than a year"
+        if first == "where" and not answer[:1].isupper():
+            return "knowledge: 'Where' answered by other than a place name"
+        if first == "what" and not _named_or_number(answer):
+            return "knowledge: object answer is not a name or number (many fillers fit)"
+        tail = ["in", "[MASK]", "."] if first in ("when", "where") else ["[MASK]", "."]
+        return words + tail, len(words) + tail.index("[MASK]"), "wh_do"
+    return "knowledge: question shape without a rule (how, why, which, what + noun …)"
 
 
-def zh_statement(question: str, answer: str) -> tuple[str, str, int] | None:
-    """``(text before, text after, rule)`` around the masked answer for a Chinese question, or None."""
+def zh_statement(question: str, answer: str) -> tuple[str, str, int] | str:
+    """``(text before, text after, 0)`` around the masked answer for a Chinese question (the wh-word replaced in
+    place; a noun after 什么/哪所 … that the answer names is dropped), or the reason no rule applies."""
     q = question.strip().rstrip("？?").strip()
+    if _ZH_NOT_ONE_ANSWER.search(q):
+        return "knowledge: why/how/yes-no/list question"
     found = list(_ZH_WH.finditer(q))
     if len(found) != 1 or not 1 <= len(answer) <= 8:
-        return None
+        return "knowledge: not one wh-word, or answer longer than eight characters"
+    if found[0].group() in ("多少", "几", "幾") and not re.search(r"[\d零一二三四五六七八九十百千万萬两兩]", answer):
+        return "knowledge: a how-many question answered without a number"
     m = found[0]
     after = q[m.end():]
-    for n in (2, 1):  # "多少次擒杀" with the answer "136 次": the measure word is in the answer already
-        if len(answer) > n and after[:n] == answer[-n:] and not answer[-n:].isdigit():
+    numeric = m.group() in ("多少", "几", "幾") or bool(re.search(r"\d", answer))
+    for n in (4, 3, 2, 1):  # "多少次擒杀" with the answer "136次", "有多少平方米" with "4998平方米", "1920年代年代"
+        if numeric and len(answer) > n and after[:n] == answer[-n:] and not answer[-n:].isdigit():
             after = after[n:]
             break
+    else:
+        if _ZH_WH_DETERMINER.match(m.group()) and after:
+            word, flag = zh_words(after)[0]
+            if flag.startswith("n") and after.startswith(word):
+                after = after[len(word):]
     return q[:m.start()], after + "。", 0
 
 
+@lru_cache(maxsize=256)
+def _spans(context: str) -> list[tuple[int, int]]:
+    return sent_spans(context)
+
+
 def _evidence(context: str, start: int, lang: str) -> str:
+    """The sentence of ``context`` holding the answer (computed only for questions a rule turned into statements;
+    the paragraph's sentence spans are cached, as several questions share a paragraph)."""
     if lang == "en":
-        for a, b in sent_spans(context):
+        for a, b in _spans(context):
             if a <= start < b:
                 return context[a:b]
         return context
@@ -124,44 +228,68 @@ def _evidence(context: str, start: int, lang: str) -> str:
 
 
 def _item(lang: str, words: list[str], mask: int, flags: list[str] | None, evidence: str, rule: str,
-          prov: dict[str, Any]) -> Item | None:
+          prov: dict[str, Any]) -> Item | str:
     if lang == "en":
+        if any(w.lower() in _EN_CONTEXT_WORDS for i, w in enumerate(words) if i != mask):
+            return "knowledge: statement refers to its paragraph (he, it, this …)"
+        if not any(w[:1].isupper() for i, w in enumerate(words) if i not in (0, mask)):
+            return "knowledge: statement names no entity (no capitalised word)"
         content = [i for i, w in enumerate(words) if i != mask and is_en_content(w)]
         low = evidence.lower()
         hits = [i for i in content if re.search(r"\b" + re.escape(words[i].lower()) + r"\b", low)]
     else:
-        content = [i for i, f in enumerate(flags or []) if i != mask and is_zh_content(f)]
+        if any(c in w for i, w in enumerate(words) if i != mask for c in _ZH_CONTEXT_WORDS):
+            return "knowledge: statement refers to its paragraph (他, 该, 这 …)"
+        if not any(f.startswith(("nr", "ns", "nt", "nz", "eng")) or "《" in words[i]
+                   for i, f in enumerate(flags or []) if i != mask):
+            return "knowledge: statement names no entity (no name, place, organisation or title)"
+        answer = words[mask]
+        if answer.startswith(_ZH_VAGUE) or not (re.search(r"[\dA-Za-z《]", answer) or any(
+                f.startswith(("nr", "ns", "nt", "nz", "m", "t")) for _, f in zh_words(answer))):
+            return "knowledge: answer is not a name, number, date or title (many wordings)"
+        content = [i for i, f in enumerate(flags or []) if i != mask and is_zh_content(words[i], f)]
         hits = [i for i in content if words[i] in evidence]
     rationale = hits or content
     if not rationale:
-        return None
+        return "knowledge: statement without content words"
     return Item(lang, "knowledge", words, mask, rationale, f"{rule}+evidence_overlap", prov)
 
 
-def knowledge_items(data_dir: Path, lang: str) -> dict[str, list[Item]]:
+def knowledge_items(data_dir: Path, lang: str, drops: Counter[str] | None = None) -> dict[str, list[Item]]:
+    drops = Counter() if drops is None else drops
     out: dict[str, list[Item]] = {}
+    seen: set[str] = set()
     for rel in SOURCES[lang]:
         for title, qid, question, start, answer, context in _questions(data_dir / rel):
             prov = {"source": rel, "qid": qid, "title": title, "text_sha1": text_hash(context)}
-            evidence = _evidence(context, start, lang)
             if lang == "en":
                 answer = answer.rstrip(".,;:")
                 made = en_statement(question, answer)
-                if made is None:
+                if isinstance(made, str):
+                    drops[made] += 1
                     continue
                 words, mask, rule = made
                 words[mask] = answer
-                item = _item(lang, words, mask, None, evidence, rule, prov)
+                item = _item(lang, words, mask, None, _evidence(context, start, lang), rule, prov)
             else:
+                answer = answer.strip().rstrip("。，．.,；;")
                 made_zh = zh_statement(question, answer)
-                if made_zh is None:
+                if isinstance(made_zh, str):
+                    drops[made_zh] += 1
                     continue
                 before, after, _ = made_zh
                 left, right = zh_words(before), zh_words(after)
                 words = [w for w, _ in left] + [answer] + [w for w, _ in right]
                 flags = [f for _, f in left] + ["x"] + [f for _, f in right]
                 rule = "wh_in_situ"
-                item = _item(lang, words, len(left), flags, evidence, rule, prov)
-            if item is not None:
-                out.setdefault(rule, []).append(item)
+                item = _item(lang, words, len(left), flags, _evidence(context, start, lang), rule, prov)
+            if isinstance(item, str):
+                drops[item] += 1
+                continue
+            key = " ".join(item.words)
+            if key in seen:  # the same question asked in two sources (XQuAD repeats SQuAD)
+                drops["knowledge: same statement from another source"] += 1
+                continue
+            seen.add(key)
+            out.setdefault(rule, []).append(item)
     return out

@@ -1,99 +1,292 @@
-"""The paper's three perturbation types, each mapping the answer and the rationale onto the perturbed words.
+"""The paper's three perturbation types, each keeping the answer, with the answer and the rationale mapped onto
+the perturbed words; every partner is re-checked (:func:`recheck`) and dropped with a reason when it fails.
 
-- ``ins_del`` (Ins./Del.): delete a dispensable word the tree marks as a leaf modifier (adverb, adjective,
-  interjection; never a negation, the answer or a rationale word) — ``delete_leaf_modifier`` — or, without a
-  tree, insert a discourse marker at the start ("In fact ," / "其实，") — ``insert_discourse_marker``;
-- ``replace`` (Rep.): replace one rationale word by a related word that a masked LM proposes for its slot, with
-  the answer filled in (``mlm_substitute``; the first of its 10 best fillers that is a different word, not the
-  answer, and made of letters / Chinese characters). A masked LM proposes *related* words, not guaranteed
-  synonyms; the answer-uniqueness check of the builder runs on the perturbed text too;
+- ``ins_del`` (Ins./Del.): delete one dispensable degree or stance adverb ("very", "really", "actually";
+  很, 非常, 确实 — a closed list, so fixed phrases such as "On the other hand" are never broken), never the answer
+  or a rationale word (``delete_dispensable``); where none is present, insert "In fact ," / "其实，" at the start,
+  lower-casing only a function word there, so names keep their case (``insert_discourse_marker``);
+- ``replace`` (Rep.): one important (rationale) content word replaced by a synonym of the same part of speech
+  from a lexical resource (:mod:`~interpeval.benchmarks.plm.synonyms`: WordNet for English, cnsyn's synonym sets
+  for Chinese), inflected like the original (number of nouns, tense of verbs); never the answer, a name, a
+  number or a number word (``synonym_substitute``);
 - ``transform`` (Trans.): active → passive from the UD tree (English ``active_to_passive`` with lemminflect,
-  Chinese ``bei_passive``), or the causal clauses of a reasoning item swapped into "因为…，所以…"
-  (``clause_swap``). Transformed pairs are left out of the consistency metrics, as in the paper.
+  Chinese ``bei_passive``); "X because Y ." ↔ "Because Y , X ." and "X , so Y ." → "Because X , Y ." (and
+  "X，因为Y。" → "因为Y，所以X。", "X，所以Y。" → "因为X，所以Y。") where the masked word is not a connective
+  (``clause_swap``); "X is [MASK] ." → "[MASK] is X ." for a name as the answer and "X V-ed in [MASK] ." →
+  "In [MASK] , X V-ed ." (``statement_inversion``). Trans. pairs are left out of the consistency metrics, as in
+  the paper.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace as dc_replace
-from typing import TYPE_CHECKING
 
-from interpeval.benchmarks.plm.inputs import decode
 from interpeval.benchmarks.plm.records import Item
-from interpeval.benchmarks.plm.words import has_cjk, is_en_stop
-
-if TYPE_CHECKING:
-    from interpeval.models.kinds import MaskedLMModel
+from interpeval.benchmarks.plm.synonyms import en_synonyms, zh_synonyms
+from interpeval.benchmarks.plm.words import NUMBER_WORDS, is_en_content, is_en_function, numbers_in, zh_words
 
 Piece = tuple[int | None, str]  # (index in the original item or None for a new word, the word)
-_NEGATIONS = {"not", "n't", "never", "no", "不", "沒", "没", "別", "别", "未", "非", "無", "无"}
+_DISPENSABLE = {"en": {"very", "really", "actually", "quite", "simply", "certainly", "definitely", "truly",
+                       "extremely", "indeed", "totally", "absolutely", "basically", "honestly", "literally"},
+                "zh": {"很", "非常", "十分", "确实", "確實", "其实", "其實", "真的", "特别", "特別", "相当", "相當"}}
 _INSERT = {"en": ["In", "fact", ","], "zh": ["其实", "，"]}
+#: sentence-initial conjunctions: "In fact , but …" is not English, "其实，然而，…" not Chinese; English inserts after
+#: the conjunction ("But in fact , …"), Chinese makes no insertion there
+_OPENING_CONJUNCTIONS = {"en": {"but", "and", "or", "so", "yet"},
+                         "zh": {"然而", "而且", "但是", "而", "但", "可是", "因此", "所以", "並且", "并且", "不过", "不過",
+                                "另外", "此外", "同时", "同時"}}
+_CONNECTIVES = {"because", "so", "因为", "所以", "因為"}
 _SUBJECT_TO_AGENT = {"i": "me", "he": "him", "she": "her", "we": "us", "they": "them"}
 #: verbs whose passive is not English ("a feeling is had by …")
 _STATIVE = {"have", "be", "get", "lack", "resemble", "cost", "weigh", "want", "need", "become", "seem", "mean",
             "contain", "fit", "suit", "equal", "like", "love", "hate", "know"}
 _OBJECT_TO_SUBJECT = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they"}
+_EN_TAGS = ("NN", "NNS", "JJ", "JJR", "JJS", "RB")
+#: parts of speech replaced: WordNet's verb synsets mix senses ("speaks" → "mouths", "moved" → "traveled")
+_REPLACEABLE = ("NOUN", "ADJ", "ADV")
 
 
 def derive(item: Item, pieces: Sequence[Piece], perturbation: str, rule: str) -> Item | None:
-    """The perturbed item made of ``pieces``; None when the answer or every rationale word is lost."""
+    """The perturbed item made of ``pieces``; None when the answer or a rationale word is lost."""
     where = {old: new for new, (old, _) in enumerate(pieces) if old is not None}
-    if item.mask not in where:
+    if item.mask not in where or any(r not in where for r in item.rationale):
         return None
-    rationale = sorted(where[r] for r in item.rationale if r in where)
-    if not rationale:
-        return None
+    rationale = sorted(where[r] for r in item.rationale)
     return Item(item.lang, item.dimension, [w for _, w in pieces], where[item.mask], rationale, item.rule,
                 dict(item.provenance), None, perturbation, rule)
 
 
+def partners(item: Item, drops: Counter[str] | None = None) -> list[Item]:
+    """The item's partners of all three types that pass :func:`recheck` (failures counted in ``drops``)."""
+    drops = Counter() if drops is None else drops
+    out = []
+    for make in (insert_or_delete, replace, transform):
+        partner = make(item)
+        if partner is None:
+            continue
+        failure = recheck(item, partner)
+        if failure:
+            drops[f"{partner.perturbation}: {failure}"] += 1
+            continue
+        out.append(partner)
+    return out
+
+
+def recheck(original: Item, partner: Item) -> str | None:
+    """Why ``partner`` no longer keeps ``original``'s answer by its rule, or None when it does: the same answer;
+    every rationale word kept (Rep.: one replaced by a same-part-of-speech word); the same numbers; every name
+    (a capitalised word not at the start) kept; the words the rule reads (both WSC candidates, the classifier's
+    noun, the connective of a reasoning item) still there."""
+    if partner.answer != original.answer:
+        return "answer changed"
+    if len(partner.rationale) != len(original.rationale):
+        return "rationale word lost"
+    if sorted(numbers_in(" ".join(partner.words))) != sorted(numbers_in(" ".join(original.words))):
+        return "numbers changed"
+    if original.lang == "en":
+        names = Counter(w for i, w in enumerate(original.words[1:], 1) if w[:1].isupper() and w != "I"
+                        and i != original.mask)
+        kept = Counter(partner.words)
+        if any(kept[w] < n for w, n in names.items()):
+            return "a name lost or lower-cased"
+    changed = (Counter(w.lower() for w in original.words if w.lower() not in _CONNECTIVES)
+               - Counter(w.lower() for w in partner.words))
+    if partner.perturbation != "replace" and set(changed) & {original.words[i].lower() for i in original.rationale}:
+        return "a rationale word changed"
+    if partner.perturbation == "replace" and len(changed) != 1:
+        return "more than one word replaced"
+    if original.dimension == "reasoning" and not any(w.lower() in _CONNECTIVES for w in partner.words):
+        return "causal connective lost"
+    return None
+
+
 # ------------------------------------------------------------------------------------------------ Ins./Del.
 def insert_or_delete(item: Item) -> Item | None:
-    if item.tree is not None:
-        deleted = _delete_leaf_modifier(item)
-        if deleted is not None:
-            return deleted
+    keep = set(item.rationale) | {item.mask}
+    for i, word in enumerate(item.words):
+        if i not in keep and word.lower() in _DISPENSABLE[item.lang] and (
+                i == 0 or item.words[i - 1].lower() not in ("a", "an")):  # "an extremely busy" -> "an busy"
+            pieces = [(j, w) for j, w in enumerate(item.words) if j != i]
+            return derive(item, pieces, "ins_del", "delete_dispensable")
     words = list(item.words)
-    if item.lang == "en" and words and words[0] != "I" and is_en_stop(words[0]) and item.mask != 0:
-        words[0] = words[0].lower()
-    pieces: list[Piece] = [(None, w) for w in _INSERT[item.lang]] + list(enumerate(words))
+    opening = words[0].lower() in _OPENING_CONJUNCTIONS[item.lang] if words else False
+    if opening and item.lang == "zh":
+        return None
+    at = 1 if opening else 0
+    if item.lang == "en" and len(words) > at and item.mask != at and _lower_at_start(item, at):
+        words[at] = words[at].lower()
+    pieces: list[Piece] = ([(0, words[0])] if opening else []) + [(None, w) for w in _INSERT[item.lang]]
+    if opening:
+        pieces[1] = (None, pieces[1][1].lower())
+    pieces += list(enumerate(words))[at:]
     return derive(item, pieces, "ins_del", "insert_discourse_marker")
 
 
-def _delete_leaf_modifier(item: Item) -> Item | None:
-    assert item.tree is not None
-    heads = {h for h, _, _, _ in item.tree}
-    keep = set(item.rationale) | {item.mask}
-    for i, (_head, deprel, upos, feats) in enumerate(item.tree):
-        if (i in heads or i in keep or deprel not in ("advmod", "amod", "discourse") or upos not in ("ADV", "ADJ", "INTJ")
-                or feats.get("Polarity") == "Neg" or item.words[i].lower() in _NEGATIONS or i == 0):
+def _lower_at_start(item: Item, i: int) -> bool:
+    """Whether the sentence-initial word ``i`` is lower-cased when something goes before it: never "I" or a name
+    (the tree's PROPN; without a tree, any word that can be a noun and is not a function word keeps its case, so
+    "Bill" stays "Bill"); function words, number words and words that are only verbs, adjectives or adverbs
+    ("Find", "Maybe", "Twice") are."""
+    from lemminflect import getAllLemmas
+
+    word = item.words[i]
+    if word == "I" or not word[:1].isupper():
+        return False
+    if item.tree is not None:
+        return item.tree[i][2] != "PROPN"
+    if is_en_function(word) or any(part in NUMBER_WORDS for part in word.lower().split("-")):
+        return True
+    lemmas = getAllLemmas(word.lower())
+    return bool(lemmas) and not {"NOUN", "PROPN"} & set(lemmas)
+
+
+# ------------------------------------------------------------------------------------------------ Rep.
+def _en_form(word: str, upos: str | None) -> tuple[str, str, str] | None:
+    """``(lemma, upos, Penn tag)`` of an English word whose part of speech is known (from the tree) or unique."""
+    from lemminflect import getAllLemmas, getInflection
+
+    lemmas = getAllLemmas(word.lower())
+    if upos is None:
+        usable = [p for p in lemmas if p in ("NOUN", "VERB", "ADJ", "ADV")]
+        if usable != [p for p in usable if p in _REPLACEABLE]:
+            return None
+        if len(usable) != 1:
+            return None
+        upos = usable[0]
+    if upos not in lemmas or upos not in _REPLACEABLE:
+        return None
+    lemma = lemmas[upos][0]
+    for tag in _EN_TAGS:
+        if tag[:2] == {"NOUN": "NN", "ADJ": "JJ", "ADV": "RB"}[upos] and \
+                word.lower() == (getInflection(lemma, tag) or ("",))[0]:
+            return lemma, upos, tag
+    return None
+
+
+def _en_substitute(item: Item, i: int) -> str | None:
+    from lemminflect import getAllLemmas, getInflection
+
+    word = item.words[i]
+    if (not word.isalpha() or not word.islower() or not is_en_content(word) or word.lower() in NUMBER_WORDS
+            or word.lower() == item.answer.lower()):
+        return None
+    upos = item.tree[i][2] if item.tree is not None else None
+    form = _en_form(word, upos)
+    if form is None:
+        return None
+    lemma, upos, tag = form
+    for synonym in en_synonyms(lemma, upos):
+        if upos not in getAllLemmas(synonym) or len(synonym) < 4:  # "yrs": not a word lemminflect knows
             continue
-        pieces = [(j, w) for j, w in enumerate(item.words) if j != i]
-        return derive(item, pieces, "ins_del", "delete_leaf_modifier")
+        inflected = getInflection(synonym, tag)
+        if not inflected or inflected[0] == word or synonym in NUMBER_WORDS:
+            continue
+        article = item.words[i - 1].lower() if i else ""
+        if article in ("a", "an") and (inflected[0][0] in "aeiou") != (word[0].lower() in "aeiou"):
+            continue  # "a huge" -> "a immense": the article would have to change too
+        return inflected[0]
+    return None
+
+
+def _zh_substitute(item: Item, i: int) -> str | None:
+    word = item.words[i]
+    before = "".join(item.words[:i])
+    if before.count("《") > before.count("》"):  # a title: 《现代食品工程》 is not 《现代食物工程》
+        return None
+    tagged = zh_words(word)
+    if len(tagged) != 1 or numbers_in(word) or any(c in "零一二三四五六七八九十百千万萬两兩半倍" for c in word):
+        return None
+    options = zh_synonyms(word, tagged[0][1])
+    return options[0] if options and options[0] != item.answer else None
+
+
+def replace(item: Item) -> Item | None:
+    """One rationale word replaced by its synonym (see the module doc); None when none has one."""
+    if item.dimension == "computation" and item.lang == "zh":
+        slots = [i for i in item.rationale if not numbers_in(item.words[i])]
+    else:
+        slots = list(item.rationale)
+    for i in slots:
+        new = _en_substitute(item, i) if item.lang == "en" else _zh_substitute(item, i)
+        if new:
+            words = list(item.words)
+            words[i] = new
+            return dc_replace(item, words=words, tree=None, perturbation="replace",
+                              perturbation_rule="synonym_substitute", provenance=dict(item.provenance))
     return None
 
 
 # ------------------------------------------------------------------------------------------------ Trans.
 def transform(item: Item) -> Item | None:
-    if item.rule == "copa_events":
-        return _clause_swap(item)
+    if item.answer.lower() in _CONNECTIVES:
+        return None
+    swapped = _clause_swap(item)
+    if swapped is not None:
+        return swapped
+    if item.dimension == "knowledge" and item.lang == "en":
+        return _statement_inversion(item)
     if item.tree is None:
         return None
     return _passive_en(item) if item.lang == "en" else _bei_passive(item)
 
 
 def _clause_swap(item: Item) -> Item | None:
-    words, m = item.words, item.mask
-    left = list(range(0, m - 1))
-    right = list(range(m + 1, len(words) - 1))
-    if item.answer == "因为":  # "P，因为 C。" -> "因为 C，所以 P。"
-        pieces: list[Piece] = [(m, words[m]), *[(i, words[i]) for i in right], (m - 1, "，"), (None, "所以"),
-                               *[(i, words[i]) for i in left], (len(words) - 1, words[-1])]
-    elif item.answer == "所以":  # "P，所以 E。" -> "因为 P，所以 E。"
-        pieces = [(None, "因为"), *[(i, w) for i, w in enumerate(words)]]
-    else:
+    words = item.words
+    end = len(words) - 1
+    if words[end] not in (".", "。") or any(w in (".", "!", "?", "。", "？", "！", ";", "；") for w in words[:end]):
         return None
-    return derive(item, pieces, "transform", "clause_swap")
+    for conn in ("because", "因为", "so", "所以"):
+        if words.count(conn) != 1:
+            continue
+        c = words.index(conn)
+        comma = c - 1 if c and words[c - 1] in (",", "，") else None
+        left = list(range(0, comma if comma is not None else c))
+        right = list(range(c + 1, end))
+        one_clause_each = not any(w in (",", "，", ";", "；") for w in words[:comma if comma is not None else c]
+                                  + words[c + 1:end])
+        if (len(left) < 3 or not right or (conn == "so" and comma is None) or not one_clause_each
+                or words[0].lower() in _OPENING_CONJUNCTIONS[item.lang] or words[c + 1] == "that"):
+            continue
+        if item.lang == "en":
+            first = words[right[0]]
+            rest_left = [(i, _moved(item, i)) for i in left]
+            if conn == "because":  # "X because Y ." -> "Because Y , X ."
+                pieces: list[Piece] = [(c, "Because"), (right[0], first), *[(i, words[i]) for i in right[1:]],
+                                       (None, ","), *rest_left, (end, words[end])]
+            else:  # "X , so Y ." -> "Because X , Y ." (the connective moves to the front)
+                pieces = [(c, "Because"), *rest_left, (comma, ","),
+                          *[(i, words[i]) for i in right], (end, words[end])]
+            pieces = [(i, w) for i, w in pieces]
+        elif conn == "因为":  # "X，因为Y。" -> "因为Y，所以X。"
+            pieces = [(c, conn), *[(i, words[i]) for i in right], (comma, "，"), (None, "所以"),
+                      *[(i, words[i]) for i in left], (end, words[end])]
+        else:  # "X，所以Y。" -> "因为X，所以Y。"
+            pieces = [(None, "因为"), *[(i, w) for i, w in enumerate(words)]]
+        return derive(item, pieces, "transform", "clause_swap")
+    return None
+
+
+def _moved(item: Item, i: int) -> str:
+    """Word ``i`` moved away from the sentence start: lower-cased only where :func:`_lower_at_start` allows."""
+    return item.words[i].lower() if i == 0 and _lower_at_start(item, 0) else item.words[i]
+
+
+def _statement_inversion(item: Item) -> Item | None:
+    words, m = item.words, item.mask
+    if words[-1] != ".":
+        return None
+    if item.rule.startswith("wh_be") and m == len(words) - 2 and item.answer[:1].isupper() and m >= 3:
+        be = m - 1  # "X is [MASK] ." -> "[MASK] is X ."
+        subject = [(i, _moved(item, i)) for i in range(be)]
+        return derive(item, [(m, words[m]), (be, words[be]), *subject, (len(words) - 1, ".")], "transform",
+                      "statement_inversion")
+    if item.rule.startswith("wh_do") and m == len(words) - 2 and words[m - 1] == "in" and m >= 3:
+        clause = [(i, _moved(item, i)) for i in range(m - 1)]
+        return derive(item, [(m - 1, "In"), (m, words[m]), (None, ","), *clause, (len(words) - 1, ".")],
+                      "transform", "statement_inversion")
+    return None
 
 
 def _span(item: Item, root: int) -> tuple[int, int]:
@@ -160,7 +353,9 @@ def _passive_en(item: Item) -> Item | None:
     v, s, o, (s0, s1), (o0, o1) = found
     assert item.tree is not None
     tense = item.tree[v][3].get("Tense")
-    if tense not in ("Past", "Pres") or v == item.mask:
+    if tense not in ("Past", "Pres") or v == item.mask or v in item.rationale:
+        return None
+    if item.rule == "verb_agreement" and s0 <= item.mask <= o1:
         return None
     lemma = (getLemma(item.words[v].lower(), "VERB") or ("",))[0]
     if lemma in _STATIVE:
@@ -199,9 +394,14 @@ def _passive_en(item: Item) -> Item | None:
     pieces: list[Piece] = [*[(i, item.words[i]) for i in range(s0)], *obj_piece, (None, be), (v, participle),
                            (None, "by"), *subj_piece, *[(i, item.words[i]) for i in range(o1 + 1, len(item.words))]]
     changed = {i for i, w in pieces if i is not None and w != item.words[i]}
-    if item.mask in changed:
+    if item.mask in changed or changed & set(item.rationale):
         return None
     return derive(item, pieces, "transform", "active_to_passive")
+
+
+#: Chinese verbs with no 被 passive ("多種波長的光被此光束內有" is not Chinese)
+_ZH_STATIVE = {"有", "是", "為", "为", "成為", "成为", "在", "像", "叫", "姓", "屬於", "属于", "包括", "包含", "位於",
+               "位于", "等於", "等于", "擁有", "拥有", "具有", "含有", "沒有", "没有"}
 
 
 def _bei_passive(item: Item) -> Item | None:
@@ -210,48 +410,10 @@ def _bei_passive(item: Item) -> Item | None:
         return None
     v, _s, _o, (s0, s1), (o0, o1) = found
     words = item.words
+    if words[v] in _ZH_STATIVE:
+        return None
     pieces: list[Piece] = [*[(i, words[i]) for i in range(s0)], *[(i, words[i]) for i in range(o0, o1 + 1)],
                            (None, "被"), *[(i, words[i]) for i in range(s0, s1 + 1)],
                            *[(i, words[i]) for i in range(v, o0)],
                            *[(i, words[i]) for i in range(o1 + 1, len(words))]]
     return derive(item, pieces, "transform", "bei_passive")
-
-
-# ------------------------------------------------------------------------------------------------ Rep.
-def _replaceable(item: Item, i: int) -> bool:
-    w = item.words[i]
-    if item.lang == "en":
-        return w.isalpha() and len(w) >= 3 and not is_en_stop(w)
-    return all(has_cjk(c) for c in w)
-
-
-def substitutes(items: Sequence[Item], model: MaskedLMModel, k: int = 10) -> list[Item | None]:
-    """One ``replace`` partner per item (None where no rationale word can be replaced), in one batched pass."""
-    requests: list[tuple[int, int, str]] = []
-    for n, item in enumerate(items):
-        slot = next((i for i in item.rationale if _replaceable(item, i)), None)
-        if slot is None:
-            continue
-        masks = model.tokenizer.mask_token * len(model.answer_ids(item.words[slot]))
-        text = item.sep.join(masks if i == slot else w for i, w in enumerate(item.words))
-        requests.append((n, slot, text))
-    out: list[Item | None] = [None] * len(items)
-    if not requests:
-        return out
-    fillings = model.fill_mask([t for _, _, t in requests], k=k)
-    for (n, slot, _), options in zip(requests, fillings, strict=True):
-        item = items[n]
-        old = item.words[slot]
-        for ids, _score in options:
-            word = decode(model, ids, item.lang)
-            ok = (word.isalpha() and len(word) >= 2) if item.lang == "en" else bool(word) and all(has_cjk(c) for c in word)
-            if not ok or word.lower() in (old.lower(), item.answer.lower()):
-                continue
-            if item.lang == "en" and old[:1].isupper():
-                word = word[:1].upper() + word[1:]
-            words = list(item.words)
-            words[slot] = word
-            out[n] = dc_replace(item, words=words, tree=None, perturbation="replace",
-                                perturbation_rule="mlm_substitute", provenance=dict(item.provenance))
-            break
-    return out

@@ -1,52 +1,125 @@
-"""Reasoning instances from XCOPA: the premise and its correct alternative joined by the connective, masked.
+"""Reasoning instances from COPA (English) and XCOPA (Chinese), as the paper builds them: the premise and its
+correct alternative joined by their causal connective, and a content word of the alternative that the cause or
+effect fixes, masked (not the connective).
 
-"premise，因为 cause。" for a cause question and "premise，所以 effect。" for an effect question: which connective
-fits depends on the causal direction between the two events. The rationale (``copa_events``) is the event words —
-jieba's verbs and adjectives, nouns when a clause has neither — of the premise and the alternative.
-XCOPA has no English (it translates English COPA, which is not among the sources), so reasoning is Chinese only.
+"premise because cause ." / "premise , so effect ." ("premise，因为cause。" / "premise，所以effect。"); the masked
+word (``copa_content``) is the last noun of the alternative that the premise does not contain (a noun copied from
+the premise is fixed by repetition, not by the causal link); an alternative without one is dropped. Rationale:
+the content words of the premise, the connective and the other content words of the alternative.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
+from xml.etree import ElementTree
 
 from interpeval.benchmarks.plm.records import Item
-from interpeval.benchmarks.plm.words import text_hash, zh_words
+from interpeval.benchmarks.plm.words import (
+    en_tokens,
+    is_en_content,
+    is_en_function,
+    is_zh_content,
+    text_hash,
+    zh_words,
+)
 from interpeval.errors import DataError
 
-SOURCES = {"zh": ("plm_rationale/xcopa/zh/val.zh.jsonl", "plm_rationale/xcopa/zh/test.zh.jsonl")}
-CONNECTIVES = {"zh": {"cause": "因为", "effect": "所以"}}
+SOURCES = {"en": ("plm_rationale/copa/copa-dev.xml",),
+           "zh": ("plm_rationale/xcopa/zh/val.zh.jsonl", "plm_rationale/xcopa/zh/test.zh.jsonl")}
+CONNECTIVES = {"en": {"cause": ["because"], "effect": [",", "so"]}, "zh": {"cause": ["，", "因为"],
+                                                                         "effect": ["，", "所以"]}}
+#: kin and gender-paired nouns: the causal link rarely fixes which one ("asked his [mother]" / father)
+_PAIRED = {"girl", "boy", "mother", "father", "sister", "brother", "son", "daughter", "mom", "dad", "wife", "husband",
+           "女孩", "男孩", "母亲", "父亲", "妈妈", "爸爸", "儿子", "女儿", "妻子", "丈夫", "姐姐", "妹妹", "哥哥", "弟弟"}
+_DETERMINERS = {"the", "a", "an", "his", "her", "my", "their", "our", "your", "its", "some", "this", "that", "no"}
 
 
-def _events(flags: list[str]) -> list[int]:
-    found = [i for i, f in enumerate(flags) if f.startswith(("v", "a"))]
-    return found or [i for i, f in enumerate(flags) if f.startswith("n")]
+def _copa_en(path: Path) -> list[tuple[str, str, str, int]]:
+    """``(premise, question, correct alternative, item id)`` of every COPA item."""
+    try:
+        root = ElementTree.fromstring(path.read_bytes())
+    except ElementTree.ParseError as err:
+        raise DataError(path, f"line {err.position[0]}", f"is not valid XML ({err})") from None
+    out = []
+    for item in root.findall("item"):
+        try:
+            question, right = item.attrib["asks-for"], int(item.attrib["most-plausible-alternative"])
+            premise, alternative = item.findtext("p"), item.findtext(f"a{right}")
+        except (KeyError, ValueError) as err:
+            raise DataError(path, f"item {item.attrib.get('id')}", f"is not a COPA item ({err})") from None
+        if question not in ("cause", "effect") or not premise or not alternative:
+            raise DataError(path, f"item {item.attrib.get('id')}", "needs asks-for cause/effect, p, a1 and a2")
+        out.append((premise.strip(), question, alternative.strip(), int(item.attrib.get("id", 0))))
+    return out
 
 
-def reasoning_items(data_dir: Path, lang: str) -> dict[str, list[Item]]:
-    if lang not in SOURCES:
-        return {}
+def _xcopa(path: Path) -> list[tuple[str, str, str, int]]:
+    out = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            alternative = row["choice1" if int(row["label"]) == 0 else "choice2"]
+            premise, question = row["premise"], row["question"]
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
+            raise DataError(path, f"line {number}", f"is not an XCOPA record ({err})") from None
+        if question not in ("cause", "effect"):
+            raise DataError(path, f"line {number}", f"question must be 'cause' or 'effect', got {question!r}")
+        out.append((premise.strip(), question, alternative.strip(), number))
+    return out
+
+
+def _en_nouns(words: list[str]) -> list[int]:
+    """Nouns of a simple clause: a noun-capable word after a determiner (or a determiner and an adjective)."""
+    from lemminflect import getAllLemmas
+
+    out = []
+    for i, w in enumerate(words):
+        if not w.isalpha() or "NOUN" not in getAllLemmas(w.lower()):
+            continue
+        before = [x.lower() for x in words[max(0, i - 2):i]]
+        if before[-1:] and before[-1] in _DETERMINERS or (len(before) == 2 and before[0] in _DETERMINERS
+                                                          and "ADJ" in getAllLemmas(before[1])):
+            out.append(i)
+    return out
+
+
+def _clauses(lang: str, premise: str, alternative: str) -> tuple[list[str], list[bool], list[str], list[bool],
+                                                                  list[int]]:
+    """Words and content flags of both clauses (final punctuation dropped), and the alternative's noun indices."""
+    if lang == "en":
+        left = en_tokens(premise.rstrip("."))
+        right = en_tokens(alternative.rstrip("."))
+        if right and right[0] != "I" and is_en_function(right[0]):
+            right[0] = right[0].lower()
+        return (left, [is_en_content(w) for w in left], right, [is_en_content(w) for w in right], _en_nouns(right))
+    lp, rp = zh_words(premise.rstrip("。")), zh_words(alternative.rstrip("。"))
+    return ([w for w, _ in lp], [is_zh_content(w, f) for w, f in lp], [w for w, _ in rp],
+            [is_zh_content(w, f) for w, f in rp], [i for i, (_, f) in enumerate(rp) if f.startswith("n")])
+
+
+def reasoning_items(data_dir: Path, lang: str, drops: Counter[str] | None = None) -> dict[str, list[Item]]:
+    drops = Counter() if drops is None else drops
     out = []
     for rel in SOURCES[lang]:
         path = data_dir / rel
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-            if not line.strip():
+        for premise, question, alternative, number in (_copa_en(path) if lang == "en" else _xcopa(path)):
+            left, left_content, right, right_content, nouns = _clauses(lang, premise, alternative)
+            fresh = [i for i in nouns if right[i].lower() not in {w.lower() for w in left}
+                     and right[i].lower() not in _PAIRED and len(right[i]) > 1]
+            if not fresh:
+                drops["reasoning: no noun of the alternative that the premise lacks"] += 1
                 continue
-            try:
-                row = json.loads(line)
-                premise, question = row["premise"], row["question"]
-                alternative = row["choice1" if int(row["label"]) == 0 else "choice2"]
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
-                raise DataError(path, f"line {number}", f"is not an XCOPA record ({err})") from None
-            if question not in CONNECTIVES[lang]:
-                raise DataError(path, f"line {number}", f"question must be 'cause' or 'effect', got {question!r}")
-            left = zh_words(premise.strip().rstrip("。"))
-            right = zh_words(alternative.strip().rstrip("。"))
-            words = [w for w, _ in left] + ["，", CONNECTIVES[lang][question]] + [w for w, _ in right] + ["。"]
-            offset = len(left) + 2
-            rationale = _events([f for _, f in left]) + [offset + i for i in _events([f for _, f in right])]
-            out.append(Item(lang, "reasoning", words, len(left) + 1, rationale, "copa_events",
-                            {"source": rel, "line": number, "idx": row.get("idx"), "question": question,
+            connective = CONNECTIVES[lang][question]
+            words = [*left, *connective, *right, "." if lang == "en" else "。"]
+            offset = len(left) + len(connective)
+            mask = offset + fresh[-1]
+            rationale = ([i for i, c in enumerate(left_content) if c] + [len(left) + len(connective) - 1]
+                         + [offset + i for i, c in enumerate(right_content) if c and offset + i != mask])
+            out.append(Item(lang, "reasoning", words, mask, sorted(set(rationale)), "copa_content",
+                            {"source": rel, "line": number, "question": question,
                              "text_sha1": text_hash(premise)}))
-    return {"copa_connective": out}
+    return {"copa_content": out}

@@ -17,6 +17,7 @@ from interpeval.benchmarks.plm.tables import (
     load_result,
     perturbation_tables,
     prediction_table,
+    statistics_table,
 )
 from interpeval.store import Store
 
@@ -66,13 +67,16 @@ def write_outputs(out_dir: str | Path, golden: str | Path, results: Sequence[Run
     """Tables (md + json), TrustAI predict files and Figure 1 for one language; returns the tables and paths."""
     out_dir = Path(out_dir)
     evaluated = {sid for res in results for sid in res.outputs}
-    records = [r for r in read_golden(golden) if r.sent_id in evaluated]
+    every = read_golden(golden)
+    records = [r for r in every if r.sent_id in evaluated]
     if not records:
         raise ValueError(f"{golden}: none of its records has been evaluated")
     lang = records[0].lang
     name = str(golden)
-    tables = [prediction_table(lang, results, name, records), interpretability_table(lang, results, name, records),
-              *perturbation_tables(lang, results, name, records)]
+    numbered = [prediction_table(lang, results, name, records), interpretability_table(lang, results, name, records),
+                *perturbation_tables(lang, results, name, records)]
+    tables = [statistics_table(lang, name, every),
+              *sorted(numbered, key=lambda t: int(t.title.split(":")[0].split()[1]))]
     paths: list[Path] = []
     for table in tables:
         stem = table.title.split(":")[0].lower().replace(" ", "")
@@ -90,7 +94,7 @@ def write_html(path: str | Path, outputs: Sequence[dict[str, Any]]) -> Path:
 
     sections = []
     for out in outputs:
-        caption = (f"Figure 1 ({out['lang']}): token-F1 and MAP over the gold rationale-length ratio; "
+        caption = (f"Figure 1 ({out['lang']}): token-F1 and MAP against the extracted rationale's length ratio per dimension; "
                    f"{out['n']} records with silver rationales")
         sections.append((f"Pretrained-LM rationale benchmark — {out['lang']}",
                          [*out["tables"], Figure(out["figure"], caption)]))
@@ -98,7 +102,7 @@ def write_html(path: str | Path, outputs: Sequence[dict[str, Any]]) -> Path:
 
 
 def run_all(data_dir: str | Path, out_dir: str | Path, models: dict[str, Sequence[str]] | None = None,
-            per_dimension: int = 250, eval_per_dimension: int | None = None, specs: dict | None = None,
+            per_dimension: int | None = None, eval_per_dimension: int | None = None, specs: dict | None = None,
             store_path: str | Path | None = None, device: str = "auto", target: str = "gold",
             progress: Callable[[str, int, int], None] | None = None,
             exclude: frozenset[str] = frozenset()) -> list[Path]:

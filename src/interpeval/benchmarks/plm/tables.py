@@ -1,18 +1,21 @@
 """The paper's tables and Figure 1 from stored runs.
 
-English: Table 4 (Top-1/Top-3 on all/original/perturbed), Table 5 (token-F1, MAP, PCC with p < 0.05, MAP*),
-Table 6 (prediction per perturbation type), Table 7 (interpretability per perturbation type); Chinese: Tables 8–11
-in the same layouts. Figure 1: token-F1 and MAP over the gold rationale-length ratio. Values are ×100 with one
+Numbered as the paper's: Chinese Table 4 (Top-1/Top-3 on all/original/perturbed), Table 5 (token-F1, MAP, PCC
+with p < 0.05, MAP*), Table 6 (prediction per perturbation type), Table 7 (F1^Δ and MAP per perturbation type);
+English Table 8 (prediction), Table 9 (interpretability), Table 10 (F1^Δ and MAP per perturbation type), Table 11
+(prediction per perturbation type). F1^Δ = mean token-F1 of the originals of a type's pairs minus that of their
+perturbed partners. Table 3: the benchmark's statistics (pairs and RRL per dimension) next to the paper's. Figure 1: token-F1 and MAP over the gold rationale-length ratio. Values are ×100 with one
 decimal like the paper; a mean carries its 95 % interval (normal approximation, ± 1.96·s/√n). Pairs of type
 ``transform`` are left out of MAP, PCC and MAP* (the paper's rule). Next to the scores: the majority-answer
 baseline (Top-1/Top-3 of predicting the dimension's most frequent answers among the other originals and their
 partners, so never in-sample) and the nearest-K baseline
-(the K tokens closest to [MASK] as the rationale).
+(the K tokens closest to [MASK] as the rationale). Figure 1: token-F1 and MAP of the rationale extracted at each
+length ratio 10 … 90 % (from the stored word scores), one line per run and dimension.
 """
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,11 +27,14 @@ from interpeval.benchmarks.plm.records import DIMENSIONS, MASK, PERTURBATIONS, G
 from interpeval.benchmarks.plm.run import nearest_rationale, rationale_ratios
 from interpeval.metrics.consistency import map_dataset, map_pair, pcc_plm
 from interpeval.metrics.plausibility import token_f1_multi
+from interpeval.metrics.rationale import select_rationale
 from interpeval.report.page import save_figure
 from interpeval.report.table import Table
 
-TABLE_NUMBERS = {"en": (4, 5, 6, 7), "zh": (8, 9, 10, 11)}
-RATIO_BINS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 1.01)
+#: (prediction, interpretability, prediction per perturbation type, interpretability per type) per language
+TABLE_NUMBERS = {"zh": (4, 5, 6, 7), "en": (8, 9, 11, 10)}
+#: the extracted rationale's length ratios Figure 1 sweeps
+RATIO_STEPS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 
 @dataclass
@@ -257,6 +263,7 @@ def perturbation_tables(lang: str, results: Sequence[RunResult], golden_path: st
                 interp_rows.append({
                     "Model": res.model, "Explainer": res.label, "Dimension": dim, "Perturbation": kind,
                     "pairs": len(dis), "token-F1 per": mean_ci([res.outputs[g.sent_id]["f1"] for g in dis]),
+                    "F1^Δ": _f1_delta(dis, by_id, res.outputs),
                     "MAP": "excluded" if cons is None else _pct(cons["map"]),
                     "PCC (p<0.05)": "excluded" if cons is None else _pct(cons["pcc"]),
                     "MAP*": "excluded" if cons is None else _pct(cons["map_star"]),
@@ -268,61 +275,105 @@ def perturbation_tables(lang: str, results: Sequence[RunResult], golden_path: st
                  notes=["ins_del = Ins./Del., replace = Rep., transform = Trans.; ori = the originals of those "
                         "pairs; ×100, mean ± 95 % interval", _label_note(golden)])
     interp = Table(f"Table {interp_number}: rationales per perturbation type ({lang})",
-                   ["Model", "Explainer", "Dimension", "Perturbation", "pairs", "token-F1 per", "MAP",
+                   ["Model", "Explainer", "Dimension", "Perturbation", "pairs", "token-F1 per", "F1^Δ", "MAP",
                     "PCC (p<0.05)", "MAP*", "significant"], interp_rows,
                    _provenance(results, golden_path, golden, True),
-                   notes=["all values ×100; Trans. pairs are excluded from the consistency metrics, as in the paper",
+                   notes=["all values ×100 except F1^Δ (F1 on the originals minus F1 on the perturbed partners, "
+                          "over the type's pairs, as a fraction like the paper's); Trans. pairs are excluded from "
+                          "the consistency metrics, as in the paper",
                           _label_note(golden)])
     return pred, interp
 
 
-def figure_data(results: Sequence[RunResult], golden: Sequence[GoldenRecord]) -> dict[str, dict[str, list[float]]]:
-    """Per run label: mean token-F1 and MAP in each gold rationale-length-ratio bin (``RATIO_BINS``)."""
-    by_id = {g.sent_id: g for g in golden}
+def f1_delta(disturbed: Sequence[GoldenRecord], by_id: dict[int, GoldenRecord],
+             outputs: dict[int, dict[str, Any]]) -> float:
+    """F1^Δ of the paper's Tables 7 and 10: mean token-F1 on the originals minus mean token-F1 on the perturbed
+    partners, over the (original, partner) pairs both evaluated; nan without pairs."""
+    pairs = [(by_id[d.meta["ori_id"]], d) for d in disturbed
+             if d.meta.get("ori_id") in outputs and d.sent_id in outputs]
+    if not pairs:
+        return float("nan")
+    return float(np.mean([outputs[o.sent_id]["f1"] for o, _ in pairs])
+                 - np.mean([outputs[d.sent_id]["f1"] for _, d in pairs]))
+
+
+def _f1_delta(disturbed: Sequence[GoldenRecord], by_id: dict[int, GoldenRecord],
+              outputs: dict[int, dict[str, Any]]) -> str:
+    value = f1_delta(disturbed, by_id, outputs)
+    return "–" if value != value else f"{value:.3f}"
+
+
+def statistics_table(lang: str, golden_path: str, golden: Sequence[GoldenRecord]) -> Table:
+    """Table 3 for one language: originals, partners per type, pairs and RRL per dimension, next to the paper's."""
+    from interpeval.benchmarks.plm.build import PAPER_RRL, PAPER_SIZES
+
+    ratios = rationale_ratios([g for g in golden if g.sample_type == "ori"])
+    rows = []
+    for dim in _dims(golden):
+        recs = [g for g in golden if g.dimension == dim]
+        row: dict[str, Any] = {"Dimension": dim, "originals": sum(g.sample_type == "ori" for g in recs)}
+        for kind in PERTURBATIONS:
+            row[kind] = sum(g.perturbation == kind for g in recs)
+        row["pairs"] = sum(g.sample_type == "disturb" for g in recs)
+        row["RRL %"] = round(100 * ratios.get(dim, float("nan")), 1)
+        row["paper Size"] = PAPER_SIZES.get(lang, {}).get(dim, "–")
+        row["paper RRL %"] = PAPER_RRL.get(lang, {}).get(dim, "–")
+        rows.append(row)
+    return Table(f"Table 3: statistics of the benchmark ({lang})",
+                 ["Dimension", "originals", *PERTURBATIONS, "pairs", "RRL %", "paper Size", "paper RRL %"], rows,
+                 {"model": "none (statistics of the built data)", "data": f"{golden_path} ({len(golden)} records)"},
+                 notes=["pairs = original/perturbed pairs (the paper's Size); RRL = mean rationale tokens / tokens "
+                        "other than [MASK] over the originals", _label_note(golden)])
+
+
+def _extracted(g: GoldenRecord, outputs: dict[int, dict[str, Any]], ratio: float) -> list[int]:
+    """The record's top-K rationale at ``ratio`` (K = ceil(ratio × tokens other than [MASK])) from its stored word
+    scores, in importance order."""
+    others = [i for i, t in enumerate(g.sent_token) if t != MASK]
+    scores = np.asarray(outputs[g.sent_id]["word_scores"], dtype=float)[others]
+    return [others[i] for i in select_rationale(scores, ratio=ratio).tolist()] if others else []
+
+
+def figure_data(results: Sequence[RunResult], golden: Sequence[GoldenRecord]) -> dict[str, dict[str, Any]]:
+    """Figure 1: per run and dimension, mean token-F1 and MAP (Ins./Del. + Rep. pairs) of the rationale extracted at
+    each length ratio of ``RATIO_STEPS`` (the paper sweeps the extracted rationale's length, not the gold one's)."""
     kinds = consistency_kinds(golden)
-    out: dict[str, dict[str, list[float]]] = {}
+    out: dict[str, dict[str, Any]] = {}
     for res in results:
-        f1s: dict[int, list[float]] = defaultdict(list)
-        maps: dict[int, list[float]] = defaultdict(list)
-        for g in golden:
-            if g.sent_id in res.outputs:
-                f1s[_bin(g)].append(res.outputs[g.sent_id]["f1"])
-        for o, d in _pairs(golden, res.outputs, "all", kinds):
-            maps[_bin(by_id[o.sent_id])].append(map_pair(_ranked(o, res.outputs), _ranked(d, res.outputs)))
-        n_bins = len(RATIO_BINS) - 1
-        out[f"{res.model} {res.label}"] = {
-            "f1": [float(np.mean(f1s[b])) if f1s[b] else float("nan") for b in range(n_bins)],
-            "map": [float(np.mean(maps[b])) if maps[b] else float("nan") for b in range(n_bins)],
-            "n": [len(f1s[b]) for b in range(n_bins)]}
+        for dim in _dims(golden):
+            recs = [g for g in golden if g.dimension == dim and g.sent_id in res.outputs]
+            pairs = _pairs(golden, res.outputs, dim, kinds)
+            f1s, maps = [], []
+            for ratio in RATIO_STEPS:
+                picked = {g.sent_id: _extracted(g, res.outputs, ratio) for g in recs}
+                f1s.append(float(np.mean([token_f1_multi(picked[g.sent_id], g.rationale_ids) if picked[g.sent_id]
+                                          else 0.0 for g in recs])) if recs else float("nan"))
+                maps.append(float(np.mean([map_pair([o.sent_token[i] for i in picked[o.sent_id]],
+                                                    [d.sent_token[i] for i in picked[d.sent_id]])
+                                           for o, d in pairs])) if pairs else float("nan"))
+            out[f"{res.model} {res.label} {dim}"] = {"f1": f1s, "map": maps, "n": len(recs), "pairs": len(pairs)}
     return out
 
 
-def _bin(g: GoldenRecord) -> int:
-    ratio = len(g.rationale) / max(len(g.sent_token) - 1, 1)
-    return int(np.searchsorted(RATIO_BINS, ratio, side="right") - 1)
-
-
 def figure(path: str | Path, lang: str, results: Sequence[RunResult], golden: Sequence[GoldenRecord]) -> Path:
-    """Figure 1: plausibility (token-F1) and MAP over the gold rationale-length ratio, one line per run."""
+    """Figure 1: token-F1 and MAP against the extracted rationale's length ratio, one line per run and dimension."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     data = figure_data(results, golden)
-    labels = [f"{a:.1f}–{b:.1f}" if b <= 1 else f"≥{a:.1f}" for a, b in zip(RATIO_BINS, RATIO_BINS[1:], strict=False)]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6))
-    xs = list(range(len(labels)))
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    xs = [100 * r for r in RATIO_STEPS]
     for name, series in data.items():
         axes[0].plot(xs, [100 * v for v in series["f1"]], marker="o", label=name)
         axes[1].plot(xs, [100 * v for v in series["map"]], marker="o", label=name)
     for ax, title in zip(axes, ("plausibility (token-F1)", "consistency (MAP, Ins./Del. + Rep.)"), strict=True):
-        ax.set_xticks(xs, labels)
         ax.set_title(title)
-        ax.set_xlabel("gold rationale length / text length")
+        ax.set_xlabel("extracted rationale length / text length (%)")
         ax.set_ylim(0, 100)
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=7)
+    axes[0].legend(fontsize=6)
     fig.suptitle(f"Figure 1 ({lang}): {len(golden)} records, silver rationales")
     fig.tight_layout()
     return save_figure(fig, path, dpi=120)

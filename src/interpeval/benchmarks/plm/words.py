@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from interpeval.benchmarks.plm.records import Item
@@ -41,24 +41,28 @@ def zh_words(text: str) -> list[tuple[str, str]]:
     return [(p.word, p.flag) for p in _jieba().lcut(text) if p.word.strip()]
 
 
-@lru_cache(maxsize=1)
-def _en_stop() -> frozenset[str]:
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+@cache
+def function_words(lang: str) -> frozenset[str]:
+    """The task's function-word list of ``lang`` (``data/plm/function_words_<lang>.txt``: grammar words only, so
+    cue words such as "full", "off", "first" count as content)."""
+    from importlib.resources import files
 
-    return frozenset(ENGLISH_STOP_WORDS)
+    text = files("interpeval.data").joinpath(f"plm/function_words_{lang}.txt").read_text(encoding="utf-8")
+    return frozenset(w.strip().lower() for w in text.splitlines() if w.strip() and not w.startswith("#"))
 
 
 def is_en_content(word: str) -> bool:
-    """Not a stop word (scikit-learn's English list) and made of letters or digits."""
-    return word.lower() not in _en_stop() and any(c.isalnum() for c in word)
+    """Not an English function word and made of letters or digits."""
+    return word.lower() not in function_words("en") and any(c.isalnum() for c in word)
 
 
-def is_en_stop(word: str) -> bool:
-    return word.lower() in _en_stop()
+def is_en_function(word: str) -> bool:
+    return word.lower() in function_words("en")
 
 
-def is_zh_content(flag: str) -> bool:
-    return flag.startswith(_ZH_CONTENT)
+def is_zh_content(word: str, flag: str) -> bool:
+    """A jieba content tag (nouns, verbs, adjectives, numerals, names …) on a word not in the function-word list."""
+    return flag.startswith(_ZH_CONTENT) and word not in function_words("zh")
 
 
 def has_cjk(word: str) -> bool:

