@@ -153,6 +153,9 @@ def read_squad(path: str | Path) -> list[QAExample]:
             context = paragraph["context"]
             for qa in paragraph.get("qas", []):
                 answers = qa.get("answers") or []
+                if not isinstance(qa.get("is_impossible", False), bool):
+                    raise DataError(path, qa.get("id", ""), f"'is_impossible' must be true or false, got "
+                                                            f"{qa['is_impossible']!r}")
                 if qa.get("is_impossible") or not answers:
                     out.append(QAExample(qa["question"], context, -1, ""))
                     continue
