@@ -103,3 +103,13 @@ def test_an_input_over_the_limit_loses_exactly_its_tail(tokenizer, words):
     end = max(e for _, e in tokens)
     assert end < len(text)  # truncated
     assert all(seen[w] == (s < end) for w, (s, _) in enumerate(spans))  # seen: a prefix; unseen: the tail
+
+
+def test_explain_states_that_a_long_input_was_truncated(cli):
+    words = " ".join(f"word{i}" for i in range(700))
+    outcome = cli(["explain", words, "--model", "tiny-sequence-classification", "--method", "saliency"])
+    assert outcome.code == 0, outcome.err
+    said = " ".join(outcome.out.split())
+    assert "truncated: tiny-sequence-classification reads at most 512 tokens; TEXT is explained up to character" in said
+    short = cli(["explain", "word0 word1", "--model", "tiny-sequence-classification", "--method", "saliency"])
+    assert short.code == 0 and "truncated" not in short.out

@@ -71,6 +71,12 @@ def explain(
     console = Console()
     console.print(f"[bold]{method}[/] on [bold]{loaded.name}[/] ({loaded.kind}), target {attribution.target}")
     console.print(attribution.rich())
+    for segment, name, given in ((0, "TEXT", text), (1, "--pair", pair)):
+        seen = max((end for (_, end), seg in zip(attribution.offsets, attribution.segments, strict=True)
+                    if seg == segment), default=0)
+        if given and given[seen:].strip():
+            console.print(f"[yellow]truncated:[/] {loaded.name} reads at most {loaded.max_length} tokens; "
+                          f"{name} is explained up to character {seen} of {len(given)}, the rest is not read")
     top = attribution.top_k(5)
     console.print("top tokens: " + ", ".join(f"{attribution.tokens[i]} ({attribution.scores[i]:.4g})" for i in top))
     if html is not None:
