@@ -46,6 +46,8 @@ def explain(
     from interpeval.models import load
     from interpeval.models.base import KINDS
 
+    if not text.strip():
+        raise OptionError("TEXT", "is empty: there is nothing to explain")
     validate.one_of(kind, list(KINDS), "--kind")
     validate.device(device)
     if html is not None:
@@ -53,16 +55,28 @@ def explain(
     explainer = validate.make_explainer(method, parse_params(param))
     parsed_target = parse_target(target)
     loaded = load(model, kind=kind, device=device)
+    pairs = None if pair is None else [pair]
+    if loaded.kind == "extractive-qa" and not (pair or "").strip():
+        raise OptionError("--pair", "an extractive-qa model answers TEXT (the question) from a context: give the "
+                                    "context with --pair")
     if parsed_target is not None:
         with validate.as_option_error("--target"):
             loaded.check_target(parsed_target)
+            if parsed_target.index is not None:  # one forward pass says whether the model has that output
+                loaded.score_texts(text, pairs, parsed_target)
     if loaded.kind not in explainer.kinds:
         raise OptionError("--method", f"{method} does not explain {loaded.kind} models (it explains "
                                       f"{', '.join(explainer.kinds)})")
-    (attribution,) = explainer.explain(loaded, text, parsed_target, None if pair is None else [pair])
+    (attribution,) = explainer.explain(loaded, text, parsed_target, pairs)
     console = Console()
     console.print(f"[bold]{method}[/] on [bold]{loaded.name}[/] ({loaded.kind}), target {attribution.target}")
     console.print(attribution.rich())
+    for segment, name, given in ((0, "TEXT", text), (1, "--pair", pair)):
+        seen = max((end for (_, end), seg in zip(attribution.offsets, attribution.segments, strict=True)
+                    if seg == segment), default=0)
+        if given and given[seen:].strip():
+            console.print(f"[yellow]truncated:[/] {loaded.name} reads at most {loaded.max_length} tokens; "
+                          f"{name} is explained up to character {seen} of {len(given)}, the rest is not read")
     top = attribution.top_k(5)
     console.print("top tokens: " + ", ".join(f"{attribution.tokens[i]} ({attribution.scores[i]:.4g})" for i in top))
     if html is not None:

@@ -23,9 +23,10 @@ def score(data: str = typer.Argument(..., help="ExpMRC data file, or a subset na
           predictions: str = typer.Argument(..., help="Prediction file {qid: {answer, evidence}}."),
           unofficial: bool = typer.Option(False, "--unofficial",
                                           help="Switch off the original's tokenisation quirks."),
-          lenient: bool = typer.Option(False, "--lenient",
+          lenient: bool = typer.Option(False, "--lenient", "--official",
                                        help="Accept what the original scorer accepts: non-string answers and evidence "
-                                            "(scored as their str()), a file that answers no question.")) -> None:
+                                            "(scored as their str()), an empty file or one that answers no question "
+                                            "(0 everywhere, all in SKIP, with a warning).")) -> None:
     """Print the official JSON line (ALL_F1, ANS_F1, EVI_F1, TOTAL, SKIP, VERSION, FILE), exactly as eval_expmrc.py."""
     from interpeval.benchmarks.expmrc.score import check_coverage, evaluate
 

@@ -10,10 +10,13 @@ A checkpoint in ``out_dir`` makes an interrupted run resumable to the same final
 from __future__ import annotations
 
 import csv
+import io
 import json
 import math
+import os
 import random
 import re
+import shutil
 import string
 import time
 import warnings
@@ -31,6 +34,8 @@ from interpeval.models.base import Model
 from interpeval.models.load import OVERLAY_JSON, OVERLAY_WEIGHTS, load
 
 CHECKPOINT = "checkpoint.pt"
+#: where the final artifact is written before it is moved into the output folder
+STAGING = ".artifact.partial"
 #: columns that share one scale in an int4-stored change
 Q4_GROUP = 64
 
@@ -148,6 +153,9 @@ def read_squad(path: str | Path) -> list[QAExample]:
             context = paragraph["context"]
             for qa in paragraph.get("qas", []):
                 answers = qa.get("answers") or []
+                if not isinstance(qa.get("is_impossible", False), bool):
+                    raise DataError(path, qa.get("id", ""), f"'is_impossible' must be true or false, got "
+                                                            f"{qa['is_impossible']!r}")
                 if qa.get("is_impossible") or not answers:
                     out.append(QAExample(qa["question"], context, -1, ""))
                     continue
@@ -599,10 +607,12 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
 
     def save_checkpoint() -> None:
         out.mkdir(parents=True, exist_ok=True)
-        tmp = out / f".{CHECKPOINT}.tmp"
+        buffer = io.BytesIO()
         torch.save({"fingerprint": fingerprint, "step": step, "elapsed": elapsed + time.perf_counter() - started,
                     "params": {n: p.detach().cpu() for n, p in params}, "optimizer": optimizer.state_dict(),
-                    "scheduler": scheduler.state_dict(), "rng": _rng_state(), "best": best}, tmp)
+                    "scheduler": scheduler.state_dict(), "rng": _rng_state(), "best": best}, buffer)
+        tmp = out / f".{CHECKPOINT}.tmp"
+        write_whole(tmp, buffer.getvalue(), "the checkpoint (the previous one is kept)")
         tmp.replace(out / CHECKPOINT)  # a kill while writing leaves the previous checkpoint intact
 
     def select() -> None:
@@ -656,9 +666,12 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
         named = dict(params)
         for name, tensor in best["params"].items():
             named[name].data.copy_(tensor)
-    _save_artifact(model, out, base, kind, params, base_state, train_layers, label_names, num_labels, delta_bits,
-                   delta_rank)
-    trained = load(out, device=model.device, batch_size=batch_size, max_length=max_length)
+    staging = out / STAGING  # the artifact is built here and moved into out whole (a kill leaves no half of it)
+    if staging.exists():
+        shutil.rmtree(staging)
+    _save_artifact(model, staging, base, kind, params, base_state, train_layers, label_names, num_labels,
+                   delta_bits, delta_rank)
+    trained = load(staging, device=model.device, batch_size=batch_size, max_length=max_length)
     metrics = evaluate(trained, kind, [examples[i] for i in eval_idx], seed) if len(eval_idx) else {}
     card = {"name": out.name, "kind": kind, "base": str(base), "data": data, "description": description,
             "n_train": len(train_idx), "n_eval": len(eval_idx), "eval_fraction": eval_fraction,
@@ -671,10 +684,33 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
                           "best_score": best["score"], "history": best["history"]} if dev else None,
             **({"init": _init_summary(init)} if init is not None else {}),
             **(card_extra or {}), "fingerprint": fingerprint}
-    card_path.write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
-    (out / "MODEL_CARD.md").write_text(model_card(card))
+    write_whole(staging / "MODEL_CARD.md", model_card(card).encode(), "the model card")
+    write_whole(staging / card_path.name, (json.dumps(card, indent=2, ensure_ascii=False) + "\n").encode(), "the card")
+    _publish(staging, out, last=card_path.name)
     (out / CHECKPOINT).unlink(missing_ok=True)
     return TrainResult(out, True, step, len(train_idx), len(eval_idx), metrics, round(wall, 1), model)
+
+
+def write_whole(path: Path, data: bytes, what: str) -> None:
+    """Write ``data`` to ``path`` and flush it to disk; a failed write (a full disk) removes the partial file and
+    is one clear error naming the path, and the training resumes from its last checkpoint once space is back."""
+    try:
+        with open(path, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except OSError as err:
+        path.unlink(missing_ok=True)
+        raise InterpevalError(f"{path}: cannot write {what}: {err.strerror or err}; free space and run the same "
+                              "command again to resume") from None
+
+
+def _publish(staging: Path, out: Path, last: str) -> None:
+    """Move every file of ``staging`` into ``out`` (each rename atomic, ``last`` after the others: a card names a
+    finished artifact), then remove ``staging``. Until then the checkpoint stays, so a kill here resumes."""
+    for file in sorted(staging.iterdir(), key=lambda f: f.name == last):
+        os.replace(file, out / file.name)
+    staging.rmdir()
 
 
 def check_init(init: str, kind: str, base: str, train_layers: int | None = None) -> None:
@@ -750,18 +786,18 @@ def _save_artifact(model: Model, out: Path, base: str, kind: str, params: list[t
                    label_names: Sequence[str] | None, num_labels: int | None, bits: int = 8,
                    rank: int | None = None) -> None:
     """``overlay.json`` naming the base + ``overlay.safetensors`` with what training changed."""
-    from safetensors.torch import save_file
+    from safetensors.torch import save
 
     out.mkdir(parents=True, exist_ok=True)
     model.hf.eval()
     id2label = {i: name for i, name in enumerate(label_names)} if label_names else None
-    save_file(overlay_tensors(params, base_state, bits, rank), str(out / OVERLAY_WEIGHTS),
-              metadata={"base": str(base), "kind": kind})
+    write_whole(out / OVERLAY_WEIGHTS, save(overlay_tensors(params, base_state, bits, rank),
+                                            metadata={"base": str(base), "kind": kind}), "the trained weights")
     meta = {"format": "interpeval-overlay-2", "base": str(base), "kind": kind, "train_layers": train_layers,
             "num_labels": num_labels, "storage": storage_label(bits, rank)}
     if id2label:
         meta["id2label"] = {str(k): v for k, v in id2label.items()}
-    (out / OVERLAY_JSON).write_text(json.dumps(meta, indent=2) + "\n")
+    write_whole(out / OVERLAY_JSON, (json.dumps(meta, indent=2) + "\n").encode(), "the artifact's description")
 
 
 def storage_label(bits: int, rank: int | None = None) -> str:

@@ -153,21 +153,61 @@ class RunInfo:
     n_instances: int
 
 
+class StoreUnavailable(InterpevalError):
+    """The store cannot be written now: its disk is full, or another process holds its write lock."""
+
+
+def lock_timeout() -> float:
+    """How long a write waits for another process's lock: ``$INTERPEVAL_STORE_TIMEOUT`` seconds, default 60."""
+    return float(os.environ.get("INTERPEVAL_STORE_TIMEOUT", "60"))
+
+
+def _unavailable(path: Path, err: sqlite3.Error, waited: float) -> StoreUnavailable | None:
+    """The clear error for a full disk or a lock held past ``waited`` seconds; None for any other SQLite error."""
+    text, name = str(err), getattr(err, "sqlite_errorname", "")
+    if name == "SQLITE_FULL" or "disk is full" in text:
+        return StoreUnavailable(f"{path}: cannot be written: the disk is full; everything recorded before is kept "
+                                "— free space and run the same command again to resume")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text:
+        return StoreUnavailable(f"{path}: the store is locked by another writing process{_holders(path)}; waited "
+                                f"{waited:g} s (INTERPEVAL_STORE_TIMEOUT) — run again when it is done, or use "
+                                "another --store")
+    return None
+
+
+def _holders(path: Path) -> str:
+    """The other processes that have the store open, from /proc (Linux; '' elsewhere or when none is visible)."""
+    target, found = str(path.resolve()), []
+    for fds in Path("/proc").glob("[0-9]*/fd"):
+        if fds.parent.name == str(os.getpid()):
+            continue
+        try:
+            if any(os.readlink(fd) == target for fd in fds.iterdir()):
+                command = (fds.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                found.append(f"{fds.parent.name} ({command.strip()[:100]})")
+        except OSError:
+            continue
+    return f" (open in process {', '.join(found)})" if found else ""
+
+
 class Store:
     """A results database; ``path=None`` uses :func:`default_store_path`."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
         self.path = check_store_path(Path(path) if path is not None else default_store_path())
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._conn = sqlite3.connect(self.path, timeout=60, isolation_level=None, check_same_thread=False)
+        self._timeout = lock_timeout()
+        self._conn = sqlite3.connect(self.path, timeout=self._timeout, isolation_level=None,
+                                     check_same_thread=False)
         try:
             self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")  # in WAL mode a commit survives a killed process
             self._conn.execute("PRAGMA foreign_keys=ON")
             self._conn.executescript(_SCHEMA)
         except sqlite3.DatabaseError as err:
             self._conn.close()
-            raise DataError(self.path, None, f"cannot be used as the results store ({err})") from None
+            raise _unavailable(self.path, err, self._timeout) or DataError(
+                self.path, None, f"cannot be used as the results store ({err})") from None
 
     def close(self) -> None:
         self._conn.close()
@@ -180,13 +220,22 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        self._conn.execute("BEGIN IMMEDIATE")
+        """One write transaction; a full disk or a lock held too long is a :class:`StoreUnavailable` naming the
+        store, and nothing of the transaction is kept."""
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as err:
+            raise _unavailable(self.path, err, self._timeout) or err from None
         try:
             yield self._conn
-        except BaseException:
-            self._conn.execute("ROLLBACK")
+            self._conn.execute("COMMIT")
+        except BaseException as err:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            clear = _unavailable(self.path, err, self._timeout) if isinstance(err, sqlite3.OperationalError) else None
+            if clear is not None:
+                raise clear from None
             raise
-        self._conn.execute("COMMIT")
 
     def run(self, benchmark: str, config: dict[str, Any], model: str = "", data_fingerprint: str = "",
             model_revision: str = "") -> Run:
@@ -313,9 +362,12 @@ class Run:
     def fail(self) -> None:
         """Mark a run that stopped on an error as failed (not finished): the same command resumes it."""
         elapsed = time.perf_counter() - self._started
-        with self.store.transaction() as conn:
-            conn.execute("UPDATE runs SET status = 'failed', elapsed_s = elapsed_s + ? WHERE id = ?"
-                         " AND status != 'finished'", (elapsed, self.id))
+        try:
+            with self.store.transaction() as conn:
+                conn.execute("UPDATE runs SET status = 'failed', elapsed_s = elapsed_s + ? WHERE id = ?"
+                             " AND status != 'finished'", (elapsed, self.id))
+        except StoreUnavailable:
+            pass  # a full or locked store: the run stays 'running', and the same command resumes it all the same
 
     def finish(self) -> None:
         elapsed = time.perf_counter() - self._started

@@ -214,7 +214,19 @@ def _hash(secret: str) -> str:
 
 def _split_token(token: str) -> tuple[int, str] | None:
     head, _, secret = (token or "").partition(".")
-    return (int(head), secret) if head.isdigit() and secret else None
+    return (int(head), secret) if head.isdigit() and int(head) <= _MAX_ID and secret else None
+
+
+_MAX_ID = 2**63 - 1  # SQLite's largest integer
+
+
+@contextmanager
+def _ids_in_range() -> Iterator[None]:
+    """An id beyond SQLite's integer range names nothing: a ValueError saying so, not sqlite3's OverflowError."""
+    try:
+        yield
+    except OverflowError as err:
+        raise ValueError(f"an id is outside 1..{_MAX_ID} ({err})") from None
 
 
 class Studies:
@@ -248,11 +260,11 @@ class Studies:
 
     @contextmanager
     def _tx(self) -> Iterator[Any]:
-        with self._lock, self._store.transaction() as conn:
+        with _ids_in_range(), self._lock, self._store.transaction() as conn:
             yield conn
 
     def _rows(self, query: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
+        with _ids_in_range(), self._lock:
             return self._conn.execute(query, args).fetchall()
 
     # users, tokens, invites -------------------------------------------------------------------------------------

@@ -67,6 +67,8 @@ def token_word_ids(token_spans: Sequence[Span], spans: Sequence[Span]) -> np.nda
     Used to group subwords into words for perturbation explainers (a feature mask).
     """
     hit = overlaps(token_spans, spans)
+    if hit.shape[1] == 0:  # no words at all (an empty or blank text): argmax has nothing to pick from
+        return np.full(hit.shape[0], -1, dtype=np.int64)
     first = hit.argmax(axis=1)
     return np.where(hit.any(axis=1), first, -1)
 

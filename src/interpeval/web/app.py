@@ -15,14 +15,14 @@ import math
 import secrets
 from hashlib import sha256
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import fastapi
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import (
     FileResponse,
     HTMLResponse,
     JSONResponse,
-    PlainTextResponse,
     RedirectResponse,
     Response,
 )
@@ -33,6 +33,12 @@ from interpeval.store.studies import KINDS, Studies, User
 from interpeval.web.render import asset, plotly_js_path, render
 
 COOKIE = "ie_token"
+#: ids are SQLite integers: anything outside 1..2**63-1 names nothing, and SQLite cannot even be asked about it
+Id = Annotated[int, fastapi.Path(ge=1, le=2**63 - 1)]
+OptionalId = Annotated[int | None, fastapi.Query(ge=1, le=2**63 - 1)]
+#: what every JSON API operation may answer besides its success: ``{"detail": why}``
+_API_ERRORS = {400: "Malformed request", 401: "No valid token", 403: "Not allowed for this user or role",
+               404: "No such run, instance, study or assignment", 413: "Request body too large"}
 _CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
         "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
@@ -49,7 +55,8 @@ class _BodyLimit:
             return
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await PlainTextResponse(f"request body over {self.limit} bytes", status_code=413)(scope, receive, send)
+            await JSONResponse({"detail": f"request body over {self.limit} bytes"}, status_code=413)(
+                scope, receive, send)
             return
         seen = 0
 
@@ -181,7 +188,7 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
             raise HTTPException(404, f"no run {run_id}") from None
 
     @app.get("/runs/{run_id}", response_class=HTMLResponse)
-    def run_page(request: Request, run_id: int, page_no: int = 1) -> HTMLResponse:
+    def run_page(request: Request, run_id: Id, page_no: int = 1) -> HTMLResponse:
         info = _run_or_404(run_id)
         ids = views.instance_ids(store(), run_id)
         per_page = 50
@@ -191,7 +198,7 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
                     instance_ids=shown, page_no=page_no, pages=max(1, math.ceil(len(ids) / per_page)), first=first)
 
     @app.get("/runs/{run_id}/instances/{instance_id}", response_class=HTMLResponse)
-    def instance_page(request: Request, run_id: int, instance_id: str, agg: str = "") -> HTMLResponse:
+    def instance_page(request: Request, run_id: Id, instance_id: str, agg: str = "") -> HTMLResponse:
         _run_or_404(run_id)
         try:
             view = views.instance_view(store(), run_id, instance_id, agg or None)
@@ -224,13 +231,13 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
                                                    q or None)))
 
     @app.get("/api/runs/{run_id}")
-    def api_run(run_id: int) -> JSONResponse:
+    def api_run(run_id: Id) -> JSONResponse:
         info = _run_or_404(run_id)
         return JSONResponse(views.jsonable({**views.run_summary(info), "metrics": views.run_metrics(store(), run_id),
                                     "instances": views.instance_ids(store(), run_id)}))
 
     @app.get("/api/runs/{run_id}/instances/{instance_id}")
-    def api_instance(run_id: int, instance_id: str) -> JSONResponse:
+    def api_instance(run_id: Id, instance_id: str) -> JSONResponse:
         _run_or_404(run_id)
         try:
             return JSONResponse(views.jsonable(views.instance_view(store(), run_id, instance_id)))
@@ -325,7 +332,7 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
             raise HTTPException(404, f"no study {study_id}") from None
 
     @app.get("/studies/{study_id}", response_class=HTMLResponse)
-    def study_page(request: Request, study_id: int, invite: str = "") -> HTMLResponse:
+    def study_page(request: Request, study_id: Id, invite: str = "") -> HTMLResponse:
         user = need_user(request)
         study = _study_or_404(study_id)
         db = studies()
@@ -342,7 +349,7 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
                     items={i.id: i for i in db.items(study_id)})
 
     @app.post("/studies/{study_id}/invite")
-    async def study_invite(request: Request, study_id: int) -> Response:
+    async def study_invite(request: Request, study_id: Id) -> Response:
         user = need_user(request, ("admin",))
         form = await request.form()
         check_csrf(request, str(form.get("csrf", "")))
@@ -356,7 +363,7 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
                     back=f"/studies/{study_id}")
 
     @app.post("/studies/{study_id}/members")
-    async def study_members(request: Request, study_id: int) -> Response:
+    async def study_members(request: Request, study_id: Id) -> Response:
         need_user(request, ("admin",))
         form = await request.form()
         check_csrf(request, str(form.get("csrf", "")))
@@ -372,7 +379,7 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         return RedirectResponse(f"/studies/{study_id}", status_code=303)
 
     @app.get("/a/{assignment_id}", response_class=HTMLResponse)
-    def assignment_page(request: Request, assignment_id: int, error: str = "") -> HTMLResponse:
+    def assignment_page(request: Request, assignment_id: Id, error: str = "") -> HTMLResponse:
         user = need_user(request)
         assignment, item, study = _own(user, assignment_id)
         return _assignment_response(request, assignment, item, study, error)
@@ -400,7 +407,7 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
                     rounds=db.rounds(item.id), review=study.config.get("review"))
 
     @app.post("/a/{assignment_id}")
-    async def assignment_submit(request: Request, assignment_id: int) -> Response:
+    async def assignment_submit(request: Request, assignment_id: Id) -> Response:
         user = need_user(request)
         form = await request.form()
         check_csrf(request, str(form.get("csrf", "")))
@@ -446,7 +453,7 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         return JSONResponse({"id": study.id, "items": len(studies().items(study.id))}, status_code=201)
 
     @app.post("/api/studies/{study_id}/assign")
-    async def api_assign(request: Request, study_id: int) -> JSONResponse:
+    async def api_assign(request: Request, study_id: Id) -> JSONResponse:
         need_user(request, ("admin",))
         check_csrf(request)
         _study_or_404(study_id)
@@ -477,18 +484,18 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         return JSONResponse({"id": user.id, "name": user.name, "role": user.role})
 
     @app.get("/api/me/assignments")
-    def api_my_assignments(request: Request, study_id: int | None = None, state: str = "") -> JSONResponse:
+    def api_my_assignments(request: Request, study_id: OptionalId = None, state: str = "") -> JSONResponse:
         user = need_user(request)
         return JSONResponse([_assignment_json(a) for a in studies().assignments(user.id, study_id, state or None)])
 
     @app.get("/api/assignments/{assignment_id}")
-    def api_assignment(request: Request, assignment_id: int) -> JSONResponse:
+    def api_assignment(request: Request, assignment_id: Id) -> JSONResponse:
         user = need_user(request)
         assignment, item, _ = _own(user, assignment_id)
         return JSONResponse({**_assignment_json(assignment), "payload": item.payload})
 
     @app.post("/api/assignments/{assignment_id}")
-    async def api_save(request: Request, assignment_id: int) -> JSONResponse:
+    async def api_save(request: Request, assignment_id: Id) -> JSONResponse:
         user = need_user(request)
         check_csrf(request)
         body = await _json_body(request)
@@ -503,7 +510,7 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         return JSONResponse(_assignment_json(saved))
 
     @app.get("/api/studies/{study_id}/export")
-    def api_export(request: Request, study_id: int, gold: bool = False) -> Response:
+    def api_export(request: Request, study_id: Id, gold: bool = False) -> Response:
         need_user(request, ("admin",))
         _study_or_404(study_id)
         if gold:
@@ -514,7 +521,28 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
                             headers={"Content-Disposition": f'attachment; filename="study-{study_id}.json"'})
 
     app.add_middleware(_BodyLimit, limit=max_body)
+    _document_api_errors(app)
     return app
+
+
+def _document_api_errors(app: FastAPI) -> None:
+    """Declare the JSON error answers of every ``/api/`` operation in the OpenAPI schema (pages answer in HTML)."""
+    build = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            schema = build()
+            for path, operations in schema["paths"].items():
+                if not path.startswith("/api/"):
+                    continue
+                for operation in operations.values():
+                    for code, why in _API_ERRORS.items():
+                        operation["responses"].setdefault(str(code), {"description": why, "content": {
+                            "application/json": {"schema": {"type": "object", "required": ["detail"],
+                                                            "properties": {"detail": {"type": "string"}}}}}})
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 class _Locked:

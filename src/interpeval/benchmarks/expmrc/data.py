@@ -224,13 +224,15 @@ def load_predictions(path: str | Path, lenient: bool = False) -> dict[str, Predi
     """Read a prediction file ``{qid: {"answer": str, "evidence": str}}``.
 
     A non-string answer or evidence (a number, null, a list) is an error; ``lenient=True`` accepts it as the
-    official scorer does, which scores ``str(value)`` — so ``["a", "b"]`` is scored as the text ``['a', 'b']``.
+    official scorer does, which scores ``str(value)`` — so ``["a", "b"]`` is scored as the text ``['a', 'b']`` —
+    and accepts an empty file (every question then scores 0 and counts as skipped).
     """
     raw = _read_json(path)
     if not isinstance(raw, dict):
         raise DataError(path, "top level", "expected an object {question id: {answer, evidence}}")
-    if not raw:
-        raise DataError(path, "top level", "holds no predictions")
+    if not raw and not lenient:
+        raise DataError(path, "top level", "holds no predictions (the official scorer would score every question 0; "
+                                           "--official does the same)")
     out = {}
     for qid, entry in raw.items():
         _need(entry, ("answer", "evidence"), path, f"question {qid}")

@@ -57,14 +57,19 @@ class Score:
 
 def check_coverage(dataset: Dataset, predictions: Mapping[str, Prediction], path: str, lenient: bool = False,
                    stderr: TextIO | None = None) -> None:
-    """A prediction file that answers none of the questions is the wrong file (an error unless ``lenient``);
+    """A prediction file that answers none of the questions is the wrong file (an error unless ``lenient``, which
+    warns and lets it score 0 as the original does);
     keys that are not questions of ``dataset`` are ignored, as by the original, with a warning on ``stderr``."""
     stderr = sys.stderr if stderr is None else stderr
     questions = {q.qid for q in dataset.questions}
     foreign = [qid for qid in predictions if qid not in questions]
-    if predictions and len(foreign) == len(predictions) and not lenient:
-        raise DataError(path, f"question {foreign[0]}", f"none of its {len(foreign)} question ids is a question of "
-                                                         f"{dataset.path} (wrong data file?)")
+    if len(foreign) == len(predictions):
+        if predictions and not lenient:
+            raise DataError(path, f"question {foreign[0]}", f"none of its {len(foreign)} question ids is a question "
+                                                             f"of {dataset.path} (wrong data file? --official scores it as the original "
+                                                             "does: 0 everywhere)")
+        stderr.write(f"warning: {path}: answers none of the {len(questions)} questions of {dataset.path}; scored as "
+                     "the official scorer does: 0 everywhere, every question counted in SKIP\n")
     if foreign:
         stderr.write(f"warning: {path}: {len(foreign)} of {len(predictions)} predictions are not questions of "
                      f"{dataset.path} and are ignored (first: {foreign[0]!r})\n")

@@ -20,7 +20,7 @@ from interpeval.benchmarks.base import Benchmark, Record, RunKey, resume
 from interpeval.benchmarks.probing.encode import LayerCache
 from interpeval.benchmarks.probing.probes import LayerwiseProbe
 from interpeval.benchmarks.probing.senteval import PARTS, read_task, task_files
-from interpeval.errors import DataError, InterpevalError
+from interpeval.errors import DataError, InterpevalError, OptionError
 
 BENCHMARK = "probing"
 
@@ -138,6 +138,12 @@ class ProbingGrid:
 
         return default_store_path().parent / "layer_cache"
 
+    def _check_layers(self, n_layers: int) -> None:
+        bad = [k for k in self.layers or () if not 1 <= k <= n_layers]
+        if bad:
+            raise OptionError("--layers", f"{', '.join(map(str, bad))} out of range: {self.model} has layers "
+                                          f"1..{n_layers}")
+
     def run(self, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
         """Encode what is missing, run the units not yet in the store, and return a summary with timings."""
         from interpeval.exec import get_executor
@@ -162,16 +168,15 @@ class ProbingGrid:
             torch.set_num_threads(self.threads or previous)
             try:
                 model = load(self.model, kind="encoder", batch_size=self.batch_size)
+                self._check_layers(model.hf.config.num_hidden_layers)  # before the encoding, not after it
                 summary["encoded"] = cache.encode(model, missing, aggregations)
             finally:
                 torch.set_num_threads(previous)
             del model
         summary["encode_s"] = time.perf_counter() - started
         n_layers = cache._index()["layers"]
+        self._check_layers(n_layers)
         layers = list(self.layers) if self.layers else list(range(1, n_layers + 1))
-        bad = [k for k in layers if not 1 <= k <= n_layers]
-        if bad:
-            raise ValueError(f"layers {bad} out of range: the cache has layers 1..{n_layers}")
         units = [{"task": str(task.path), "cache": str(self._cache_dir()), "model": self.model,
                   "official": self.official, "aggregation": agg, "probe": probe, "layers": layers,
                   "layer_index": [k - 1 for k in layers], "seed": self.seed, "probe_params": self.probe_params or {},

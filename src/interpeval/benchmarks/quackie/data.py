@@ -107,7 +107,9 @@ def load_squad(path: str | Path) -> list[SquadQuestion]:
                         raise DataError(path, where_a, f"answer {text!r} is not at answer_start={start} of the context")
                     starts.append(start)
                     texts.append(text)
-                impossible = bool(qa.get("is_impossible", False))
+                impossible = qa.get("is_impossible", False)
+                if not isinstance(impossible, bool):
+                    raise DataError(path, where, f"field 'is_impossible' must be true or false, got {impossible!r}")
                 if not starts and not impossible and "is_impossible" not in qa:
                     raise DataError(path, where, "no answers and no 'is_impossible' flag")
                 qid = str(_need(qa, "id", (str, int), path, where))
