@@ -35,14 +35,6 @@ def _coverage(interval, draw, truth: float, seed: int = 1) -> float:
     return hits / SIMULATIONS
 
 
-def test_bootstrap_by_hand_on_three_values():
-    # resample means of [0, 0, 1] are k/3 with k ~ Binomial(3, 1/3): P(k=3) = 1/27 = 3.7 % > 2.5 %, so the 95 %
-    # interval reaches 1; P(k≥2) = 7/27 and P(k=0) = 8/27, so the lower end is 0. At 80 % the upper end is 2/3.
-    assert bootstrap_ci(np.array([0.0, 0.0, 1.0])) == (0.0, 1.0)
-    assert bootstrap_ci(np.array([0.0, 0.0, 1.0]), level=0.8) == (0.0, pytest.approx(2 / 3))
-    assert bootstrap_ci(np.array([0.0, 1.0]), level=0.4) == (0.5, 0.5)  # means 0, ½, 1 with mass ¼, ½, ¼
-
-
 def test_bootstrap_interval_covers_95_percent():
     coverage = _coverage(lambda x: bootstrap_ci(x, resamples=500), lambda rng: rng.exponential(1.0, 40), 1.0)
     assert 0.89 <= coverage <= 0.99, coverage
