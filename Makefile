@@ -8,7 +8,7 @@ export HF_HUB_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: setup browser main test lint bench
+.PHONY: setup browser main test lint bench mutation
 
 # The browser tests drive Debian's headless Chromium (never a downloaded browser). `make test` installs it when
 # missing and sets INTERPEVAL_REQUIRE_BROWSER=1, under which a skipped browser test fails the run (tests/conftest.py);
@@ -41,3 +41,8 @@ lint: setup
 
 bench: setup
 	for script in bench/*.py; do $(PY) $$script || exit 1; done
+
+# Mutation testing (mutmut) of the modules that produce published numbers, each against its own tests, under nice;
+# CPU-heavy, so not part of `make test` or CI. `make mutation ONLY=evaluate` narrows it; see tools/mutation.py.
+mutation: setup
+	$(PY) tools/mutation.py $(ONLY)

@@ -79,3 +79,12 @@ def test_normal_intervals_cover_95_percent():
 def test_iqs_half_width_by_hand():
     stats = iqs_mean_ci([1.0, 0.0, 1.0, 1.0])  # s = 0.5, 1.96 · 0.5 / 2 = 0.49
     assert stats["mean"] == 0.75 and stats["ci95"] == pytest.approx(0.49) and stats["n"] == 4
+
+
+def test_bootstrap_checks_its_level_and_is_reproducible():
+    x = np.random.default_rng(5).normal(0.0, 1.0, 30)
+    for level in (0.0, 1.0, 1.5):
+        with pytest.raises(ValueError, match=r"level must be in \(0, 1\), got"):
+            bootstrap_ci(x, level=level)
+    # published tables are re-made bit for bit: the default seed is 0, and another seed moves the interval
+    assert bootstrap_ci(x) == bootstrap_ci(x) == bootstrap_ci(x, seed=0) != bootstrap_ci(x, seed=1)
