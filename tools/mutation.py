@@ -35,8 +35,10 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "metrics/plausibility": (["src/interpeval/metrics/plausibility.py"], ["tests/metrics/test_plausibility.py"]),
     "metrics/faithfulness": (["src/interpeval/metrics/faithfulness.py"], ["tests/metrics/test_faithfulness.py"]),
     "metrics/iqs": (["src/interpeval/metrics/iqs.py"], ["tests/metrics/test_iqs.py"]),
-    "plm/tables": (["src/interpeval/benchmarks/plm/tables.py"], ["tests/benchmarks/plm/test_plm_tables.py",
-                                                                 "tests/benchmarks/plm/test_plm_run.py"]),
+    "plm/tables": (["src/interpeval/benchmarks/plm/tables.py"], [
+        "tests/benchmarks/plm/test_plm_tables.py",
+        "tests/benchmarks/plm/test_plm_run.py::test_map_over_pairs_leaves_transformations_out",
+        "tests/benchmarks/plm/test_plm_run.py::test_majority_baseline_leaves_each_original_and_its_partners_out"]),
     "web/permissions": (["src/interpeval/web/app.py"], ["tests/web/test_permissions.py"]),
 }
 IGNORE = shutil.ignore_patterns(".git", ".venv", "out", "mutants", "__pycache__", "*.egg-info")
