@@ -18,3 +18,18 @@ def one_torch_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(previous)
+
+
+BROWSER_TESTS = "test_browser.py"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """With INTERPEVAL_REQUIRE_BROWSER=1 (set by `make test`), a skipped browser test is a failure: a missing
+    Chromium must not pass for a green run."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and item.path.name == BROWSER_TESTS and os.environ.get("INTERPEVAL_REQUIRE_BROWSER") == "1":
+        report.outcome = "failed"
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.longrepr = f"browser test skipped under INTERPEVAL_REQUIRE_BROWSER=1: {reason}"

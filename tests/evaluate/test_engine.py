@@ -63,12 +63,18 @@ def test_aggregate_has_n_and_a_bootstrap_interval(model, tmp_path):
     (row,) = result.aggregate
     values = [r["value"] for r in result.per_input]
     assert row["n"] == 2 and row["mean"] == pytest.approx(np.mean(values))
-    assert (row["ci_low"], row["ci_high"]) == bootstrap_ci(np.array(values))
+    # two values: resample means are v1, their mean, v2 with mass ¼, ½, ¼, so the 95 % percentile interval is
+    # exactly (min, max)
+    assert values[0] != values[1] and (row["ci_low"], row["ci_high"]) == (min(values), max(values))
     assert "model" in result.tables()[0].provenance
 
 
 def test_bootstrap_ci_by_hand():
-    assert bootstrap_ci(np.array([2.0, 2.0, 2.0])) == (2.0, 2.0)
+    # resample means of [0, 0, 1] are k/3, k ~ Binomial(3, 1/3): P(k=3) = 1/27 = 3.7 % > 2.5 % and P(k=0) = 8/27, so
+    # the 95 % interval is (0, 1); at 80 % the upper end is 2/3 (P(k=3) < 10 % ≤ P(k≥2) = 7/27)
+    assert bootstrap_ci(np.array([0.0, 0.0, 1.0])) == (0.0, 1.0)
+    assert bootstrap_ci(np.array([0.0, 0.0, 1.0]), level=0.8) == (0.0, pytest.approx(2 / 3))
+    assert bootstrap_ci(np.array([0.0, 1.0]), level=0.4) == (0.5, 0.5)  # the central mass ½ alone
     low, high = bootstrap_ci(np.array([0.0, 1.0]), resamples=4000)
     assert low == 0.0 and high == 1.0  # resample means are 0, 0.5 or 1; 0 and 1 each have probability 1/4
     assert all(np.isnan(bootstrap_ci(np.array([1.0]))))

@@ -1,7 +1,7 @@
 """End to end in Debian's headless Chromium (Selenium + chromedriver) against `interpeval serve` on loopback.
 
 Screenshots go to ``out/test-artifacts/`` (gitignored). The tests are skipped, saying why, only where the
-``chromium`` / ``chromium-driver`` packages are not installed (``.ci/run`` installs them).
+``chromium`` / ``chromium-driver`` packages are not installed (``make test`` installs them, and fails on a skip).
 """
 
 import json

@@ -24,12 +24,30 @@ SLOW_QUACKIE = ("IntegratedGradients_50=integrated_gradients:n_steps=50", "LIME_
                 "SHAP_100=kernel_shap:n_samples=100")
 
 
+#: the sizes of each step; ``tiny`` runs the same steps (same commands, same code) on a few items each, for tests
+PROFILES = {
+    "full": {"expmrc": [], "expmrc_title": "baselines, upper bounds, human performance, trained model",
+             "quackie": [], "quackie_where": "all domains, both classifiers", "fast": FAST_QUACKIE, "fast_limit": 20,
+             "slow": SLOW_QUACKIE, "slow_limit": 3, "encoder": "me5-small", "aggregations": "avg,cls", "ig_steps": 50},
+    "tiny": {"expmrc": ["--subsets", "squad,race", "--qa-model", "", "--qa-model-zh", ""],
+             "expmrc_title": "baselines, upper bounds, human performance (squad, race; no trained model)",
+             "quackie": ["--dataset", "SQuAD"], "quackie_where": "SQuAD, both classifiers",
+             "fast": FAST_QUACKIE[:2], "fast_limit": 2, "slow": SLOW_QUACKIE[3:4], "slow_limit": 1,
+             "encoder": "tiny-encoder", "aggregations": "avg", "ig_steps": 4},
+}
+
+
 def _methods(specs: tuple[str, ...]) -> list[str]:
     return [arg for spec in specs for arg in ("--method", spec)]
 
 
-def _steps(out: Path, store: Path) -> list[tuple[str, list[str], Path | None]]:
+def _labels(specs: tuple[str, ...]) -> str:
+    return ", ".join(spec.split("=")[0] for spec in specs)
+
+
+def _steps(out: Path, store: Path, profile: str = "full") -> list[tuple[str, list[str], Path | None]]:
     """(title, argv, output file to capture stdout into) for every step of the suite."""
+    size = PROFILES[profile]
     samples = Path(str(resources.files("interpeval") / "data" / "expmrc" / "sample_submission"))
     sentences = out / "sst2-dev-20.txt"
     steps: list[tuple[str, list[str], Path | None]] = [
@@ -38,35 +56,40 @@ def _steps(out: Path, store: Path) -> list[tuple[str, list[str], Path | None]]:
         for subset in ("squad", "cmrc2018", "race", "c3")
     ]
     steps += [
-        ("ExpMRC Table 3: baselines, upper bounds, human performance, trained model",
-         ["expmrc", "baselines", "--out", str(out / "expmrc"), "--store", str(store)], None),
-        ("QUACKIE: all domains, both classifiers; Random and the gradient explainers on 20 questions per cell",
-         ["quackie", "run", *_methods(FAST_QUACKIE), "--limit", "20", "--out", str(out / "quackie" / "fast"),
-          "--store", str(store)], None),
-        ("QUACKIE: the slow explainers (IG-50, LIME, Kernel SHAP) on 3 questions per cell",
-         ["quackie", "run", *_methods(SLOW_QUACKIE), "--limit", "3", "--out", str(out / "quackie" / "slow"),
-          "--store", str(store)], None),
+        (f"ExpMRC Table 3: {size['expmrc_title']}",
+         ["expmrc", "baselines", *size["expmrc"], "--out", str(out / "expmrc"), "--store", str(store)], None),
+        (f"QUACKIE: {size['quackie_where']}; {_labels(size['fast'])} on {size['fast_limit']} questions per cell",
+         ["quackie", "run", *size["quackie"], *_methods(size["fast"]), "--limit", str(size["fast_limit"]),
+          "--out", str(out / "quackie" / "fast"), "--store", str(store)], None),
+        (f"QUACKIE: the slow explainers ({_labels(size['slow'])}) on {size['slow_limit']} questions per cell",
+         ["quackie", "run", *size["quackie"], *_methods(size["slow"]), "--limit", str(size["slow_limit"]),
+          "--out", str(out / "quackie" / "slow"), "--store", str(store)], None),
         ("UD → SentEval conversion of the bundled treebank samples",
          ["probing", "convert", "--out", str(out / "probing" / "tasks")], None),
-        ("Layer-wise probing with me5-small (all layers, AVG + CLS, LogReg, shuffled-label control tasks)",
-         ["probing", "run", str(out / "probing" / "tasks"), "--model", "me5-small", "--control", "--store",
-          str(store), "--cache", str(out / "probing" / "cache")], None),
+        (f"Layer-wise probing with {size['encoder']} (all layers, "
+         f"{' + '.join(size['aggregations'].upper().split(','))}, LogReg, shuffled-label control tasks)",
+         ["probing", "run", str(out / "probing" / "tasks"), "--model", size["encoder"], "--aggregations",
+          size["aggregations"], "--control", "--store", str(store), "--cache", str(out / "probing" / "cache")], None),
         ("Probing views: heatmaps, language matrix, layer curves, clusters",
          ["probing", "report", "--out", str(out / "probing" / "report"), "--store", str(store)], None),
-        ("Integrated gradients on the trained SST-2 classifier, 20 real sentences",
+        (f"Integrated gradients ({size['ig_steps']} steps) on the trained SST-2 classifier, 20 real sentences",
          ["attribute", str(sentences), "--model", "minilm-sst2", "--method", "integrated_gradients",
-          "--param", "n_steps=50", "--store", str(store)], None),
+          "--param", f"n_steps={size['ig_steps']}", "--store", str(store)], None),
     ]
     return steps
 
 
 def suite(out: Path = typer.Option(Path("out/suite"), help="Folder for every report and the index page."),
-          store: Path = typer.Option(None, help="SQLite store (default: OUT/results.sqlite).")) -> None:
+          store: Path = typer.Option(None, help="SQLite store (default: OUT/results.sqlite)."),
+          profile: str = typer.Option("full", help="full (the published run) or tiny (the same steps on a few "
+                                                   "items each, for tests).")) -> None:
     """Run every benchmark on the bundled data; write OUT/index.html: the summary, leaderboards, probing dashboard
     and example instances (self-contained), linking every benchmark's own pages."""
     from interpeval import validate
     from interpeval.cli import app
 
+    if profile not in PROFILES:
+        raise typer.BadParameter(f"choose from {', '.join(PROFILES)}", param_hint="--profile")
     validate.output_dir(out, "--out")
     validate.store(store or out / "results.sqlite", "--store" if store else "--out")
     console = Console()
@@ -77,7 +100,7 @@ def suite(out: Path = typer.Option(Path("out/suite"), help="Folder for every rep
     command = typer.main.get_command(app)
     done = []
     suite_started = time.perf_counter()
-    for title, argv, capture in _steps(out, store):
+    for title, argv, capture in _steps(out, store, profile):
         console.rule(title)
         console.print("$ interpeval " + " ".join(argv), markup=False, highlight=False)
         started = time.perf_counter()

@@ -290,7 +290,7 @@ def _expmrc_span_test(root: Path, subset: str, language: str) -> TestSet:
     from interpeval.metrics.mrc import expmrc_all_f1, expmrc_f1
 
     raw = _read_json(root / "expmrc" / subset / f"expmrc-{subset}-dev.json")
-    examples, references = [], []
+    examples, references = [], {}
     for article in raw["data"]:
         for paragraph in article["paragraphs"]:
             for qa in paragraph["qas"]:
@@ -298,19 +298,21 @@ def _expmrc_span_test(root: Path, subset: str, language: str) -> TestSet:
                 evidence = qa["evidences"][0] if qa.get("evidences") else ""
                 examples.append(QAExample(qa["question"], paragraph["context"], int(answer["answer_start"]),
                                           answer["text"], paragraph["context"].find(evidence), evidence))
-                references.append(([a["text"] for a in qa["answers"]], list(qa.get("evidences") or [])))
+                references[id(examples[-1])] = ([a["text"] for a in qa["answers"]], list(qa.get("evidences") or []))
 
     def score(model: Any, items: list[Any]) -> dict[str, float]:
+        """Any subset of the examples (a slice re-scores a shipped head in the tests)."""
         preds = model.predict([e.question for e in items], [e.context for e in items])
-        answer = [expmrc_f1(refs[0], p["text"]) for refs, p in zip(references, preds, strict=True)]
+        refs_of = [references[id(e)] for e in items]
+        answer = [expmrc_f1(refs[0], p["text"]) for refs, p in zip(refs_of, preds, strict=True)]
         scores = {"answer_f1": float(np.mean(answer))}
         if preds and "evidence" in preds[0]:
-            evidence = [expmrc_f1(refs[1], p["evidence"]["text"]) for refs, p in zip(references, preds, strict=True)]
+            evidence = [expmrc_f1(refs[1], p["evidence"]["text"]) for refs, p in zip(refs_of, preds, strict=True)]
             scores.update(evidence_f1=float(np.mean(evidence)), all_f1=float(expmrc_all_f1(answer, evidence)) / 100)
         return scores
 
-    baseline_f1 = [expmrc_f1(refs[0], _overlap_sentence(e.question, e.context, language))
-                   for e, refs in zip(examples, references, strict=True)]
+    baseline_f1 = [expmrc_f1(references[id(e)][0], _overlap_sentence(e.question, e.context, language))
+                   for e in examples]
     return TestSet(examples, f"ExpMRC {subset} dev, official scorer (no paragraph trained on)",
                    "the context sentence with the most question words", {"answer_f1": float(np.mean(baseline_f1))},
                    score)
@@ -729,6 +731,16 @@ def _cross_validate(recipe: Recipe, prepared: Prepared, out: Path, device: str, 
     return {"accuracy": correct / max(total, 1), "n_folds": len(prepared.folds)}
 
 
+def score_heldout(model: Any, kind: str, test: TestSet, examples: Sequence[Any] | None = None) -> dict[str, float]:
+    """A head's scores on a held-out test (or on ``examples``, a part of it), as its card reports them."""
+    items = list(test.examples if examples is None else examples)
+    if test.scorer is not None:
+        return test.scorer(model, items)
+    if kind == "sequence-classification":  # one prediction pass for every score
+        return classification_scores(predict_examples(model, items), [e.label for e in items], balanced=True)
+    return evaluate(model, kind, items)
+
+
 def run_recipe(name: str, data_root: str | Path, out: str | Path, device: str = "auto",
                overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """Train recipe ``name`` into ``out`` and write its card with every held-out score and baseline."""
@@ -753,15 +765,7 @@ def run_recipe(name: str, data_root: str | Path, out: str | Path, device: str = 
     test_length = 512 if recipe.kind == "extractive-qa" else settings["max_length"]
     model = load(out, device=device, batch_size=64 if recipe.kind != "multiple-choice" else 8, max_length=test_length)
     for test_name, test in prepared.tests.items():
-        if prepared.folds:
-            metrics = cv
-        elif test.scorer is not None:
-            metrics = test.scorer(model, test.examples)
-        elif recipe.kind == "sequence-classification":  # one prediction pass for every score
-            metrics = classification_scores(predict_examples(model, test.examples),
-                                            [e.label for e in test.examples], balanced=True)
-        else:
-            metrics = evaluate(model, recipe.kind, test.examples)
+        metrics = cv if prepared.folds else score_heldout(model, recipe.kind, test)
         baseline = test.baseline or _unigram_baseline(model, prepared.train, test.examples)
         heldout[test_name] = {"n": len(test.examples), "what": test.what, "metrics": metrics,
                               "baseline_name": test.baseline_name, "baseline": baseline}
@@ -779,4 +783,4 @@ def run_recipe(name: str, data_root: str | Path, out: str | Path, device: str = 
     return {"name": name, "steps": result.steps, "wall_time_s": result.wall_time_s, "heldout": heldout}
 
 
-__all__ = ["LANGUAGE_BASES", "QUACKIE_RECIPES", "RECIPES", "shipped_head", "shipped_heads", "Prepared", "TRAINED_INPUTS", "input_key", "trained_inputs", "Recipe", "TestSet", "bucket", "detokenize_ptb", "part_of", "run_recipe"]
+__all__ = ["LANGUAGE_BASES", "QUACKIE_RECIPES", "RECIPES", "shipped_head", "shipped_heads", "Prepared", "TRAINED_INPUTS", "input_key", "trained_inputs", "Recipe", "TestSet", "bucket", "detokenize_ptb", "part_of", "run_recipe", "score_heldout"]

@@ -22,7 +22,7 @@ from interpeval.benchmarks.quackie.run import (
     run_quackie,
     score_outputs,
 )
-from interpeval.benchmarks.quackie.tables import results_json, write_outputs
+from interpeval.benchmarks.quackie.tables import write_outputs
 from interpeval.explain.base import Explainer
 from interpeval.explain.registry import register
 from interpeval.models.base import Target
@@ -169,8 +169,15 @@ def test_outputs_results_json_and_report(squad_file, tmp_path):
     result = run_quackie([str(squad_file)], [TINY], [RANDOM, parse_method("quackie_test_band:lo=0,hi=29")],
                          store=Store(tmp_path / "s.sqlite"), log=lambda _: None)
     paths = write_outputs(result, tmp_path / "out")
-    rows = json.loads(paths["results"].read_text())
-    assert rows == results_json(result)
+    rows = {row["method"]: row for row in json.loads(paths["results"].read_text())}
+    # the file carries the hand-worked figures of test_hand_worked_iou_hpd_snr_through_the_pipeline (×100, k = 1)
+    assert [rows["quackie_test_band_0_29_max"][k] for k in ("IoU", "HPD", "SNR")] == pytest.approx(
+        [100 * 2.5 / 5, 100 * (2.5 + 1 / 3) / 5, 100.0])
+    assert [rows["quackie_test_band_0_29_sum"][k] for k in ("IoU", "HPD", "SNR")] == pytest.approx(
+        [100 * 2 / 5, 100 * 3 / 5, 100.0])
+    assert all("n=5, fails=0" in row["info"] for row in rows.values())
+    assert rows["Random"]["dataset"] == str(squad_file) and rows["Random"]["classifier"] == "Tiny"
+    rows = list(rows.values())
     assert set(rows[0]) == {"dataset", "classifier", "method", "IoU", "HPD", "SNR", "info"}
     assert {r["method"] for r in rows} == {"Random", "quackie_test_band_0_29_sum", "quackie_test_band_0_29_max"}
     html = paths["report"].read_text()

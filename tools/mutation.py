@@ -1,0 +1,104 @@
+"""Mutation testing (mutmut) of the modules that produce published numbers, each against its own tests.
+
+`make mutation` runs it (not part of CI: it is CPU-heavy). Each module is mutated in a scratch copy of the working
+tree (so the checkout and its pyproject stay untouched) with only that module's test files selected, under
+``nice``; the score per module is killed / (killed + survived + no tests), and the survivors are listed with
+`mutmut show` so each can be killed by a test or recorded as equivalent.
+
+    python tools/mutation.py                 # every module below
+    python tools/mutation.py evaluate plm    # modules whose key contains one of the words
+    python tools/mutation.py --max-children 2
+    python tools/mutation.py --tests-from d35c524 evaluate   # the score with an older revision's tests ("before")
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRATCH = Path(os.environ.get("INTERPEVAL_MUTATION_DIR", "/tmp/interpeval-mutation"))
+# key → (files to mutate, the tests that own them)
+MODULES: dict[str, tuple[list[str], list[str]]] = {
+    "evaluate/aggregate": (["src/interpeval/evaluate/aggregate.py"], [
+        "tests/evaluate/test_intervals.py", "tests/evaluate/test_engine.py::test_bootstrap_ci_by_hand"]),
+    "metrics/probing": (["src/interpeval/metrics/probing.py"], ["tests/metrics/test_probing_prediction.py",
+                                                                "tests/benchmarks/probing/test_grid_by_hand.py"]),
+    "metrics/localisation": (["src/interpeval/metrics/localisation.py"], ["tests/metrics/test_localisation.py"]),
+    "metrics/mrc": (["src/interpeval/metrics/mrc.py"], ["tests/metrics/test_mrc.py"]),
+    "metrics/consistency": (["src/interpeval/metrics/consistency.py"], ["tests/metrics/test_consistency.py"]),
+    "metrics/plausibility": (["src/interpeval/metrics/plausibility.py"], ["tests/metrics/test_plausibility.py"]),
+    "metrics/faithfulness": (["src/interpeval/metrics/faithfulness.py"], ["tests/metrics/test_faithfulness.py"]),
+    "metrics/iqs": (["src/interpeval/metrics/iqs.py"], ["tests/metrics/test_iqs.py"]),
+    "plm/tables": (["src/interpeval/benchmarks/plm/tables.py"], [
+        "tests/benchmarks/plm/test_plm_tables.py",
+        "tests/benchmarks/plm/test_plm_run.py::test_map_over_pairs_leaves_transformations_out",
+        "tests/benchmarks/plm/test_plm_run.py::test_majority_baseline_leaves_each_original_and_its_partners_out"]),
+    "web/permissions": (["src/interpeval/web/app.py"], ["tests/web/test_permissions.py"]),
+}
+IGNORE = shutil.ignore_patterns(".git", ".venv", "out", "mutants", "__pycache__", "*.egg-info")
+
+
+def _scratch(key: str, files: list[str], tests: list[str], tests_from: str | None) -> Path:
+    where = SCRATCH / (key.replace("/", "-") + (f"-{tests_from}" if tests_from else ""))
+    shutil.rmtree(where, ignore_errors=True)
+    shutil.copytree(ROOT, where, ignore=IGNORE)
+    if tests_from:  # that revision's tests/ in place of today's; test files it did not have are left out
+        shutil.rmtree(where / "tests")
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", tests_from, "tests"], capture_output=True,
+                                 check=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
+        tests = [t for t in tests if (where / t.split("::")[0]).is_file()]
+    config = where / "pyproject.toml"  # mutmut reads [tool.mutmut] from here: the copy's own settings
+    text = config.read_text()
+    text += ("\n[tool.mutmut]\n"
+             f"source_paths = [\"src\"]\nonly_mutate = {json.dumps(files)}\n"
+             f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
+             "pytest_add_cli_args = [\"-p\", \"no:cacheprovider\", \"-x\", \"-q\"]\n")
+    config.write_text(text)
+    return where
+
+
+def _counts(where: Path) -> dict[str, int]:
+    """Outcomes from mutmut's per-file ``.meta`` records (exit 0 = survived, 33 = no tests, timeouts apart)."""
+    counts = {"killed": 0, "survived": 0, "no tests": 0, "timeout": 0, "other": 0}
+    for meta in (where / "mutants").rglob("*.meta"):
+        for code in json.loads(meta.read_text()).get("exit_code_by_key", {}).values():
+            name = {0: "survived", 1: "killed", 33: "no tests", 36: "timeout", None: "other"}.get(code, "killed")
+            counts[name] += 1
+    return counts
+
+
+def run(key: str, max_children: int, tests_from: str | None = None) -> dict[str, object]:
+    files, tests = MODULES[key]
+    where = _scratch(key, files, tests, tests_from)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the mutated copy must win over any tree
+    mutmut = [sys.executable, "-m", "mutmut"]
+    subprocess.run(["nice", "-n", "15", *mutmut, "run", "--max-children", str(max_children)], cwd=where, env=env,
+                   check=False, stdout=subprocess.DEVNULL)
+    counts = _counts(where)
+    scored = counts["killed"] + counts["survived"] + counts["no tests"]
+    listing = subprocess.run([*mutmut, "results"], cwd=where, env=env, capture_output=True, text=True).stdout
+    survivors = [line.split(":")[0].strip() for line in listing.splitlines() if "survived" in line]
+    return {"module": key, "tests": tests_from or "working tree", **counts, "score": round(counts["killed"] / scored, 3) if scored else None,
+            "survivors": survivors}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("only", nargs="*", help="run only modules whose key contains one of these words")
+    parser.add_argument("--max-children", type=int, default=1)
+    parser.add_argument("--tests-from", help="a git revision whose tests/ to use (a 'before' score)")
+    args = parser.parse_args()
+    keys = [k for k in MODULES if not args.only or any(word in k for word in args.only)]
+    for key in keys:
+        print(json.dumps(run(key, args.max_children, args.tests_from), ensure_ascii=False), flush=True)
+
+
+if __name__ == "__main__":
+    main()
