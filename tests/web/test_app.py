@@ -67,13 +67,16 @@ def test_heatmap_signed_colours_and_side_by_side(client, seeded):
     path, ids = seeded
     with Store(path) as store:
         stored = store.instances(ids["input_x_gradient"])[0]
+        other = store.instances(ids["saliency"])[0]
     response = client.get(f"/runs/{ids['input_x_gradient']}/instances/line-1")
     spans = re.findall(r'<span class="tok[^"]*" style="background-color: rgba\((\d+),(\d+),(\d+),([\d.]+)\)" '
                        r'title="([-\d.e]+|–)">', response.text)
-    # the first heatmap is this run's: one span per non-special token, colour by sign, strength by |score|/max
+    # the first heatmap is this run's: one span per non-special token, colour by sign, strength by |score| over the
+    # largest |score| of both explanations shown (one scale for the side-by-side view)
     scores = [s for s, seg in zip(stored["scores"], stored["segments"], strict=True) if seg != -1]
     mine = spans[:len(scores)]
-    top = max(abs(s) for s in scores)
+    top = max(abs(s) for row in (stored, other) for s, seg in zip(row["scores"], row["segments"], strict=True)
+              if seg != -1)
     for (r, _, _, alpha, _), score in zip(mine, scores, strict=True):
         assert r == ("0" if score >= 0 else "210")
         assert float(alpha) == pytest.approx(abs(score) / top, abs=1e-3)
@@ -111,7 +114,8 @@ def test_masked_lm_original_beside_perturbed(client, seeded):
         assert first == ["走", "进"] and [t.get("rationale", False) for t in view["pair"][0]["tokens"]][:3] == [
             True, True, False]
     page = client.get(f"/runs/{ids['plm']}/instances/0").text
-    assert page.count('class="tok rationale"') == 8  # four rationale words in each of the two rows
+    # four rationale words in this record's explanation and in each row of the pair, plus the legend's sample
+    assert page.count('class="tok rationale"') == 4 + 2 * 4 + 1
 
 
 def test_leaderboards_have_n_intervals_and_csv(client, seeded):

@@ -172,6 +172,11 @@ class Store:
     def close(self) -> None:
         self._conn.close()
 
+    def version(self) -> tuple[int, int]:
+        """A value that changes whenever the store's content may have changed: a commit by any other connection
+        (SQLite's ``data_version``) or a change made through this one (``total_changes``). Caches key on it."""
+        return int(self._conn.execute("PRAGMA data_version").fetchone()[0]), self._conn.total_changes
+
     def __enter__(self) -> Store:
         return self
 
@@ -228,10 +233,18 @@ class Store:
             "SELECT instance_id, output_json FROM instances WHERE run_id = ? ORDER BY seq", (run_id,)).fetchall()
         return [{"instance_id": iid, **json.loads(output)} for iid, output in rows]
 
-    def metrics(self, run_id: int) -> list[dict[str, Any]]:
+    def instance(self, run_id: int, instance_id: str) -> dict[str, Any] | None:
+        """One stored output (``None`` when the run has no such instance)."""
+        row = self._conn.execute("SELECT output_json FROM instances WHERE run_id = ? AND instance_id = ?",
+                                 (run_id, str(instance_id))).fetchone()
+        return None if row is None else {"instance_id": str(instance_id), **json.loads(row[0])}
+
+    def metrics(self, run_id: int, instance_id: str | None = None) -> list[dict[str, Any]]:
+        """A run's metric rows (of one instance only, when given; run-level ones have instance id ``""``)."""
+        where, args = ("", (run_id,)) if instance_id is None else (" AND instance_id = ?", (run_id, str(instance_id)))
         rows = self._conn.execute(
-            "SELECT instance_id, grp, name, value FROM metrics WHERE run_id = ? ORDER BY instance_id, grp, name",
-            (run_id,)).fetchall()
+            "SELECT instance_id, grp, name, value FROM metrics WHERE run_id = ?" + where +
+            " ORDER BY instance_id, grp, name", args).fetchall()
         return [{"instance_id": iid, "group": grp, "name": name, "value": value} for iid, grp, name, value in rows]
 
     def export(self, run_id: int, path: str | os.PathLike[str], table: str = "metrics") -> Path:

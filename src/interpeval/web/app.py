@@ -13,6 +13,7 @@ import hmac
 import json
 import math
 import secrets
+import threading
 from hashlib import sha256
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,28 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
 
     def store() -> Store:
         return locked_store  # type: ignore[return-value]
+
+    # Views computed from the whole store (leaderboards, dashboards, instance tables) are kept per store version
+    # (Store.version: any write, by this server or another process, makes a new one), so a burst of requests for
+    # the same page computes it once.
+    views_cache: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+    compute_lock = threading.Lock()
+
+    def cached(name: str, compute: Any, *args: Any) -> Any:
+        key = (name, *args)
+        hit = views_cache.get(key)
+        if hit is not None and hit[0] == locked_store.version():
+            return hit[1]
+        with compute_lock:
+            version = locked_store.version()
+            hit = views_cache.get(key)
+            if hit is not None and hit[0] == version:
+                return hit[1]
+            value = compute(store(), *args)
+            if len(views_cache) >= 256:
+                views_cache.clear()
+            views_cache[key] = (version, value)
+            return value
 
     def studies() -> Studies:
         return shared
@@ -158,7 +181,7 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
 
     @app.get("/", response_class=HTMLResponse)
     def home(request: Request) -> HTMLResponse:
-        runs = views.list_runs(store())
+        runs = cached("runs", views.list_runs)
         counts: dict[str, int] = {}
         for r in runs:
             counts[r["benchmark"]] = counts.get(r["benchmark"], 0) + 1
@@ -167,8 +190,8 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
     @app.get("/runs", response_class=HTMLResponse)
     def runs_page(request: Request, benchmark: str = "", model: str = "", status: str = "",
                   q: str = "") -> HTMLResponse:
-        everything = views.list_runs(store())
-        rows = views.list_runs(store(), benchmark or None, model or None, status or None, q or None)
+        everything = cached("runs", views.list_runs)
+        rows = cached("runs", views.list_runs, benchmark or None, model or None, status or None, q or None)
         return page(request, "runs.html", runs=rows, filters={"benchmark": benchmark, "model": model,
                                                                "status": status, "q": q},
                     benchmarks=sorted({r["benchmark"] for r in everything}),
@@ -181,14 +204,17 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
             raise HTTPException(404, f"no run {run_id}") from None
 
     @app.get("/runs/{run_id}", response_class=HTMLResponse)
-    def run_page(request: Request, run_id: int, page_no: int = 1) -> HTMLResponse:
+    def run_page(request: Request, run_id: int, page_no: int = 1, sort: str = "", desc: int = 0,
+                 q: str = "") -> HTMLResponse:
         info = _run_or_404(run_id)
-        ids = views.instance_ids(store(), run_id)
-        per_page = 50
-        shown = ids[(page_no - 1) * per_page: page_no * per_page]
-        first = views.instance_view(store(), run_id, ids[0]) if ids else None
-        return page(request, "run.html", run=views.run_summary(info), metrics=views.run_metrics(store(), run_id),
-                    instance_ids=shown, page_no=page_no, pages=max(1, math.ceil(len(ids) / per_page)), first=first)
+        table = cached("instance_table", views.instance_table, run_id, sort, bool(desc), q)
+        per_page = 100
+        shown = table["rows"][(page_no - 1) * per_page: page_no * per_page]
+        first = views.instance_view(store(), run_id, table["rows"][0]["id"]) if table["rows"] else None
+        return page(request, "run.html", run=views.run_summary(info), metrics=cached("run_metrics", views.run_metrics,
+                                                                                    run_id),
+                    table=table, shown=shown, page_no=page_no,
+                    pages=max(1, math.ceil(len(table["rows"]) / per_page)), first=first)
 
     @app.get("/runs/{run_id}/instances/{instance_id}", response_class=HTMLResponse)
     def instance_page(request: Request, run_id: int, instance_id: str, agg: str = "") -> HTMLResponse:
@@ -201,11 +227,11 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
 
     @app.get("/leaderboards", response_class=HTMLResponse)
     def leaderboards_page(request: Request) -> HTMLResponse:
-        return page(request, "leaderboards.html", tables=views.leaderboards(store(), tasks_dir))
+        return page(request, "leaderboards.html", tables=cached("leaderboards", views.leaderboards, tasks_dir))
 
     @app.get("/leaderboards/{benchmark}.csv")
     def leaderboard_csv(benchmark: str) -> Response:
-        for table in views.leaderboards(store(), tasks_dir):
+        for table in cached("leaderboards", views.leaderboards, tasks_dir):
             if table["benchmark"] == benchmark:
                 return Response(views.leaderboard_csv(table), media_type="text/csv",
                                 headers={"Content-Disposition": f'attachment; filename="{benchmark}.csv"'})
@@ -214,14 +240,14 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
     @app.get("/probing", response_class=HTMLResponse)
     def probing_page(request: Request) -> HTMLResponse:
         return page(request, "probing.html", needs_plotly=True,
-                    rows=views.jsonable(views.probing_rows(store(), tasks_dir=tasks_dir)))
+                    rows=views.jsonable(cached("probing", views.probing_rows, None, tasks_dir)))
 
     # results API ----------------------------------------------------------------------------------------------
 
     @app.get("/api/runs")
     def api_runs(benchmark: str = "", model: str = "", status: str = "", q: str = "") -> JSONResponse:
-        return JSONResponse(views.jsonable(views.list_runs(store(), benchmark or None, model or None, status or None,
-                                                   q or None)))
+        return JSONResponse(views.jsonable(cached("runs", views.list_runs, benchmark or None, model or None,
+                                                  status or None, q or None)))
 
     @app.get("/api/runs/{run_id}")
     def api_run(run_id: int) -> JSONResponse:
@@ -239,11 +265,11 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
 
     @app.get("/api/leaderboards")
     def api_leaderboards() -> JSONResponse:
-        return JSONResponse(views.jsonable(views.leaderboards(store(), tasks_dir)))
+        return JSONResponse(views.jsonable(cached("leaderboards", views.leaderboards, tasks_dir)))
 
     @app.get("/api/probing")
     def api_probing() -> JSONResponse:
-        return JSONResponse(views.jsonable(views.probing_rows(store(), tasks_dir=tasks_dir)))
+        return JSONResponse(views.jsonable(cached("probing", views.probing_rows, None, tasks_dir)))
 
     # log in, invites ------------------------------------------------------------------------------------------
 
