@@ -163,9 +163,9 @@ def explanations_in(output: dict[str, Any], label: str = "", words: Sequence[str
     explainer's metric ``values``)."""
     found = scored_words(output, words)
     if found is not None:
-        method = output.get("method") or output.get("label") or label
+        method = output.get("method") or label
         params = output.get("params") or {}
-        text = ", ".join(f"{k}={v}" for k, v in params.items()) if isinstance(params, dict) else ""
+        text = ", ".join(f"{k}={v}" for k, v in params.items() if v is not None) if isinstance(params, dict) else ""
         return [{**found, "label": " ".join(x for x in (str(method), text) if x), "target": output.get("target"),
                  "rationale": output.get("rationale") if isinstance(output.get("rationale"), list) else None}]
     out = []
@@ -210,9 +210,33 @@ def instance_facts(store: Store, info: RunInfo, output: dict[str, Any]) -> dict[
                               info.data_fingerprint).get(str(output.get("sample_id", output["instance_id"])))
         if sample is not None:
             facts.update(text=sample.text, pair=sample.pair, gold=sample.label)
+        facts.update(_iqs_prediction(store, str(info.config.get("task", "")), str(output.get("sample_id", ""))))
+        if isinstance(facts["gold"], str) and isinstance(facts["prediction"], str):
+            facts["correct"] = facts["gold"] == facts["prediction"]
     elif isinstance(output.get("target"), (list, dict, str)):
         facts["prediction"] = output["target"]
     return facts
+
+
+def _iqs_prediction(store: Store, task_name: str, sample_id: str) -> dict[str, Any]:
+    """The model's output on an IQS sample, as the IQS study built from these explanations recorded it (the
+    explanation runs themselves store none)."""
+    from interpeval.benchmarks.iqs.tasks import get_task
+    from interpeval.errors import InterpevalError
+
+    found = [p["iqs"].get("y_model") for p in store.study_payloads("iqs", "$.iqs.sample_id", sample_id)
+             if isinstance(p.get("iqs"), dict)]
+    if not found or found[0] is None:
+        return {}
+    y = found[0]
+    if isinstance(y, list) and len(y) == 2:
+        try:
+            sides = get_task(task_name).sides
+        except InterpevalError:
+            sides = ("class 0", "class 1")
+        best = int(np.argmax(y))
+        return {"prediction": sides[best], "probability": float(y[best])}
+    return {"prediction": y}
 
 
 @lru_cache(maxsize=8)
@@ -279,7 +303,7 @@ def instance_view(store: Store, run_id: int, instance_id: str, agg: str | None =
     facts = instance_facts(store, info, output)
     view: dict[str, Any] = {"run": run_summary(info), "instance_id": instance_id, "metrics": metrics,
                             "facts": facts, "output": output}
-    own = [{**e, "run_id": info.id, "this": True,
+    own = [{**e, "run_id": info.id, "this": True, "label": e["label"] or _explainer_of(info.config),
             "metrics": e.get("metrics") or {m["name"]: m["value"] for m in metrics}}
            for e in explanations_in(output, words=facts["words"])]
     if own:
@@ -335,6 +359,11 @@ def original_and_perturbed(store: Store, info: RunInfo, output: dict[str, Any]) 
     return out
 
 
+def _explainer_of(config: dict[str, Any]) -> str:
+    """The explainer a run's config names (its label, else its name), else the run's one-line label."""
+    return str(config.get("label") or config.get("explainer") or _method_label(config))
+
+
 def _other_explainers(store: Store, info: RunInfo, instance_id: str, words: Sequence[str] | None
                       ) -> list[dict[str, Any]]:
     """The same input (same benchmark, model and data) explained by other runs, each with its own metrics."""
@@ -347,7 +376,8 @@ def _other_explainers(store: Store, info: RunInfo, instance_id: str, words: Sequ
             continue
         metrics = {m["name"]: m["value"] for m in store.metrics(other.id, instance_id)}
         for e in explanations_in(output, words=words):
-            rows.append({**e, "run_id": other.id, "this": False, "metrics": e.get("metrics") or metrics})
+            rows.append({**e, "run_id": other.id, "this": False, "label": e["label"] or _explainer_of(other.config),
+                         "metrics": e.get("metrics") or metrics})
     return rows
 
 

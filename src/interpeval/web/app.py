@@ -30,7 +30,7 @@ from fastapi.responses import (
 
 from interpeval.report import views
 from interpeval.store import Store
-from interpeval.store.studies import KINDS, Studies, User
+from interpeval.store.studies import KINDS, Studies, User, blinded
 from interpeval.web.render import asset, plotly_js_path, render
 
 COOKIE = "ie_token"
@@ -157,9 +157,11 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
             return JSONResponse({"detail": exc.detail}, status_code=exc.status_code)
         if exc.status_code == 401:
             return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
-        return HTMLResponse(render("message.html", user=None, csrf="", path=request.url.path, title="Not allowed"
-                                   if exc.status_code == 403 else "Error", message=str(exc.detail)),
-                            status_code=exc.status_code)
+        user = current(request)  # a logged-in user is told who they are, not offered to log in
+        token, _ = token_of(request)
+        return HTMLResponse(render("message.html", user=user, csrf=csrf_for(token) if user and token else "",
+                                   path=request.url.path, title="Not allowed" if exc.status_code == 403 else "Error",
+                                   message=str(exc.detail)), status_code=exc.status_code)
 
     # static assets --------------------------------------------------------------------------------------------
 
@@ -359,13 +361,14 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         if user.role != "admin" and not mine:
             raise HTTPException(403, "you have no assignments in this study")
         admin = None
+        items = db.items(study_id)
         if user.role == "admin":
-            items = db.items(study_id)
-            admin = {"items": items, "rounds": {i.id: db.rounds(i.id) for i in items}, "users": db.users(),
-                     "annotators": db.members(study_id, "annotator"), "checkers": db.members(study_id, "checker"),
-                     "invite": invite}
+            admin = {"review": db.review(study_id), "users": db.users(), "annotators": db.members(study_id, "annotator"),
+                     "checkers": db.members(study_id, "checker"), "invite": invite}
+        else:
+            items = [blinded(i, study.kind) for i in items]
         return page(request, "study.html", study=study, progress=db.progress(study_id), mine=mine, admin=admin,
-                    items={i.id: i for i in db.items(study_id)})
+                    items={i.id: i for i in items})
 
     @app.post("/studies/{study_id}/invite")
     async def study_invite(request: Request, study_id: int) -> Response:
@@ -374,12 +377,13 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         check_csrf(request, str(form.get("csrf", "")))
         _study_or_404(study_id)
         try:
-            code = studies().invite(str(form.get("role", "")), created_by=user.id)
+            code = studies().invite(str(form.get("role", "")), created_by=user.id, study_id=study_id)
         except ValueError as err:
             raise HTTPException(400, str(err)) from None
         link = f"{request.base_url}invite/{code}"
-        return page(request, "message.html", title="Invite link (shown once)", message=link, link=link,
-                    back=f"/studies/{study_id}")
+        return page(request, "message.html", title="Invite link (shown once)",
+                    message=f"Whoever opens this link once joins this study as a new {form.get('role')}: {link}",
+                    link=link, back=f"/studies/{study_id}")
 
     @app.post("/studies/{study_id}/members")
     async def study_members(request: Request, study_id: int) -> Response:
@@ -421,6 +425,8 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
             annotations = [a.answer for a in db.item_assignments(item.id)
                            if a.task == "annotate" and a.round == assignment.round and a.final]
         queue = [a.id for a in db.assignments(assignment.user_id, study.id, state="pending")]
+        if db.user(assignment.user_id).role != "admin":
+            item = blinded(item, study.kind)
         return page(request, KINDS[study.kind].template, status=status, study=study, item=item,
                     assignment=assignment, annotations=annotations, error=error, queue=queue,
                     rounds=db.rounds(item.id), review=study.config.get("review"))
@@ -455,9 +461,10 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         user = need_user(request)
         db = studies()
         mine = {a.study_id for a in db.assignments(user.id)}
-        return JSONResponse([{"id": s.id, "name": s.name, "kind": s.kind, "config": s.config,
+        admin = user.role == "admin"  # a study's config may name the methods under judgement: admins only
+        return JSONResponse([{"id": s.id, "name": s.name, "kind": s.kind, **({"config": s.config} if admin else {}),
                               "progress": db.progress(s.id)}
-                             for s in db.studies() if user.role == "admin" or s.id in mine])
+                             for s in db.studies() if admin or s.id in mine])
 
     @app.post("/api/studies")
     async def api_create_study(request: Request) -> JSONResponse:
@@ -492,8 +499,12 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         check_csrf(request)
         body = await _json_body(request)
         try:
-            code = studies().invite(str(body.get("role", "")), created_by=user.id)
-        except ValueError as err:
+            study_id = body.get("study_id")
+            code = studies().invite(str(body.get("role", "")), created_by=user.id,
+                                    study_id=None if study_id is None else int(study_id))
+        except KeyError as err:
+            raise HTTPException(404, str(err.args[0])) from None
+        except (ValueError, TypeError) as err:
             raise HTTPException(400, str(err)) from None
         return JSONResponse({"code": code, "link": f"{request.base_url}invite/{code}"}, status_code=201)
 
@@ -510,8 +521,9 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
     @app.get("/api/assignments/{assignment_id}")
     def api_assignment(request: Request, assignment_id: int) -> JSONResponse:
         user = need_user(request)
-        assignment, item, _ = _own(user, assignment_id)
-        return JSONResponse({**_assignment_json(assignment), "payload": item.payload})
+        assignment, item, study = _own(user, assignment_id)
+        shown = item if user.role == "admin" else blinded(item, study.kind)
+        return JSONResponse({**_assignment_json(assignment), "item": shown.key, "payload": shown.payload})
 
     @app.post("/api/assignments/{assignment_id}")
     async def api_save(request: Request, assignment_id: int) -> JSONResponse:
