@@ -157,6 +157,12 @@ def seeded(tmp_path_factory) -> tuple[Path, dict[str, int]]:
     return path, seed_store(path)
 
 
+@pytest.fixture(scope="session")
+def seed_facts() -> dict[str, object]:
+    """What the seeded runs were made from, for tests to derive their expectations."""
+    return {"plm_golden": PLM_GOLDEN, "iqs_methods": IQS_METHODS}
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -31,7 +31,7 @@ from fastapi.responses import (
 from interpeval.report import views
 from interpeval.store import Store
 from interpeval.store.studies import KINDS, Studies, User, blinded
-from interpeval.web.render import asset, plotly_js_path, render
+from interpeval.web.render import SWAGGER_FILES, asset, plotly_js_path, render, swagger_ui_path
 
 COOKIE = "ie_token"
 _CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -39,7 +39,9 @@ _CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'
 
 
 class _BodyLimit:
-    """ASGI middleware: 413 for a declared or streamed body larger than ``limit`` bytes."""
+    """ASGI middleware: 413 for a body larger than ``limit`` bytes, declared (``Content-Length``) or streamed
+    (chunked). A body without a declared length is read here, at most ``limit`` bytes of it, before the app runs,
+    so the refusal never happens half-way through a handler."""
 
     def __init__(self, app: Any, limit: int) -> None:
         self.app, self.limit = app, limit
@@ -49,20 +51,33 @@ class _BodyLimit:
             await self.app(scope, receive, send)
             return
         declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await PlainTextResponse(f"request body over {self.limit} bytes", status_code=413)(scope, receive, send)
+        if declared is not None:
+            if not declared.isdigit() or int(declared) > self.limit:
+                await self._refuse(scope, receive, send)
+                return
+            await self.app(scope, receive, send)  # the server holds the body to its declared length
             return
-        seen = 0
-
-        async def limited() -> dict[str, Any]:
-            nonlocal seen
+        messages, seen = [], 0
+        while True:
             message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
             seen += len(message.get("body", b""))
             if seen > self.limit:
-                raise HTTPException(413, f"request body over {self.limit} bytes")
-            return message
+                await self._refuse(scope, receive, send)
+                return
+            if not message.get("more_body"):
+                break
 
-        await self.app(scope, limited, send)
+        async def replay() -> dict[str, Any]:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await JSONResponse({"detail": f"request body over {self.limit} bytes"}, status_code=413,
+                           headers={"Connection": "close"})(scope, receive, send)
 
 
 def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
@@ -76,7 +91,7 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
     store_file = shared.path
     locked_store = _Locked(shared.store, shared.lock)
     csrf_key = secret or secrets.token_bytes(32)
-    app = FastAPI(title="interpeval", docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
+    app = FastAPI(title="interpeval", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
 
     def store() -> Store:
         return locked_store  # type: ignore[return-value]
@@ -169,6 +184,20 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
     def plotly_js() -> FileResponse:
         return FileResponse(plotly_js_path(), media_type="text/javascript",
                             headers={"Cache-Control": "public, max-age=86400"})
+
+    @app.get("/api/docs", include_in_schema=False, response_class=HTMLResponse)
+    def api_docs() -> HTMLResponse:
+        return HTMLResponse(render("api_docs.html"))
+
+    @app.get("/static/swagger/{name}", include_in_schema=False)
+    def swagger_file(name: str) -> FileResponse:
+        try:
+            path = swagger_ui_path(name)
+        except KeyError:
+            raise HTTPException(404, "no such file") from None
+        except RuntimeError as err:
+            raise HTTPException(404, str(err)) from None
+        return FileResponse(path, media_type=SWAGGER_FILES[name], headers={"Cache-Control": "public, max-age=86400"})
 
     @app.get("/static/{name}", include_in_schema=False)
     def static_file(name: str) -> Response:

@@ -11,7 +11,9 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-ASSETS = ("app.css", "app.js", "study.js")
+ASSETS = ("app.css", "app.js", "study.js", "swagger-init.js")
+#: the files of Swagger UI that /api/docs loads, served from the installed ``swagger-ui-bundle`` package
+SWAGGER_FILES = {"swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css"}
 
 
 def plotly_js_path() -> Path:
@@ -21,6 +23,17 @@ def plotly_js_path() -> Path:
     except ImportError as err:
         raise RuntimeError("the web views need plotly: pip install 'interpeval[web]'") from err
     return Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+
+
+def swagger_ui_path(name: str) -> Path:
+    """One of :data:`SWAGGER_FILES` as shipped inside the installed ``swagger-ui-bundle`` package (never a CDN)."""
+    if name not in SWAGGER_FILES:
+        raise KeyError(name)
+    try:
+        from swagger_ui_bundle import swagger_ui_path as folder
+    except ImportError as err:
+        raise RuntimeError("the API docs page needs swagger-ui-bundle: pip install 'interpeval[web]'") from err
+    return Path(folder) / name
 
 
 def asset(name: str) -> str:
