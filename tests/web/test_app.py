@@ -244,3 +244,61 @@ def test_serve_add_user_prints_a_working_token_once(tmp_path):
         assert studies.user_by_token(token).role == "admin"
     again = CliRunner().invoke(app, ["serve", "--store", str(store), "--add-user", "ada"])
     assert again.exit_code != 0 and "already exists" in str(again.exception)
+
+
+def test_annotators_never_see_which_method_an_item_shows(seeded, seed_facts):
+    """IQS blinding: an item's key (``<sample>|<method>``), its private ``iqs`` block and the study's config name
+    the explainer under judgement; no page or API answer an annotator gets contains any of them."""
+    path, ids = seeded
+    with Studies(path) as studies:
+        n = len(studies.users())
+        ann, token = studies.add_user(f"blind{n}", "annotator")
+        assigned = studies.assign(ids["iqs_study"], ann.id)
+        keys = [studies.item(a.item_id).key for a in assigned]
+    assert all("|" in k for k in keys)  # the stored keys do name the method
+    client = TestClient(create_app(path))
+    auth = bearer(token)
+    seen = [client.get(f"/studies/{ids['iqs_study']}", headers=auth).text,
+            client.get("/api/studies", headers=auth).text, client.get("/api/me/assignments", headers=auth).text]
+    for a in assigned:
+        seen += [client.get(f"/a/{a.id}", headers=auth).text, client.get(f"/api/assignments/{a.id}", headers=auth).text]
+    assert all(page for page in seen)
+    for method in seed_facts["iqs_methods"]:
+        assert not [page for page in seen if method in page], method
+    assert not [k for k in keys if any(k in page for page in seen)]
+    item = client.get(f"/api/assignments/{assigned[0].id}", headers=auth).json()
+    assert item["item"] == f"item {assigned[0].item_id}" and "iqs" not in item["payload"]
+    assert item["payload"]["words"] and item["payload"]["marks"]  # what the annotator needs is still there
+
+
+def test_invite_from_the_study_page_and_the_admin_view(seeded, people):
+    path, _ = seeded
+    client = TestClient(create_app(path))
+    admin = bearer(people["admin"])
+    page = client.post(f"/studies/{people['study']}/invite", data={"role": "annotator"}, headers=admin).text
+    code = re.search(r"/invite/([\w.-]+)", page).group(1)
+    guest = TestClient(create_app(path))
+    assert guest.post(f"/invite/{code}", data={"name": f"joiner-{people['study']}"}).status_code == 200
+    mine = guest.get("/api/me/assignments").json()
+    assert [a["study_id"] for a in mine] == [people["study"]]
+    client.post(f"/api/assignments/{people['assignment']}", headers=bearer(people["a"]),
+                json={"answer": {"rationale": [0, 1]}, "final": True})
+    guest.post(f"/api/assignments/{mine[0]['id']}", json={"answer": {"rationale": [1, 2]}, "final": True},
+               headers={"X-CSRF-Token": _csrf(guest)})
+    admin_page = client.get(f"/studies/{people['study']}", headers=admin).text
+    agreement = re.search(r'class="agreement">([^<]+)<', admin_page).group(1)
+    assert agreement == "0.33"  # Jaccard of {0, 1} and {1, 2}
+    assert "[0, 1]" in admin_page and "[1, 2]" in admin_page
+
+
+def _csrf(client):
+    page = client.get("/studies").text
+    return re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+
+
+def test_the_403_page_knows_who_is_logged_in(seeded, people):
+    path, _ = seeded
+    client = TestClient(create_app(path))
+    forbidden = client.post(f"/studies/{people['study']}/invite", data={"role": "annotator"},
+                            headers=bearer(people["a"]))
+    assert forbidden.status_code == 403 and ">log in<" not in forbidden.text and "log out" in forbidden.text
