@@ -113,6 +113,10 @@ def test_swagger_ui_is_served_from_the_installed_package(client):
         assert client.get(f"/static/swagger/{name}").status_code == 200
     assert client.get("/static/swagger/../app.py").status_code == 404
     assert "SwaggerUIBundle" in client.get("/static/swagger-init.js").text
+    original, shown = client.get("/api/openapi.json"), client.get("/api/docs/openapi-3.0.json")
+    assert original.json()["openapi"].startswith("3.1") and '{"type":"null"}' in original.text.replace(" ", "")
+    assert shown.json()["openapi"] == "3.0.3" and '{"type":"null"}' not in shown.text.replace(" ", "")
+    assert shown.json()["paths"].keys() == original.json()["paths"].keys()
 
 
 @pytest.mark.parametrize("chunked", [True, False])

@@ -189,6 +189,10 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
     def api_docs() -> HTMLResponse:
         return HTMLResponse(render("api_docs.html"))
 
+    @app.get("/api/docs/openapi-3.0.json", include_in_schema=False)
+    def api_docs_schema() -> JSONResponse:
+        return JSONResponse(openapi_30(app.openapi()))
+
     @app.get("/static/swagger/{name}", include_in_schema=False)
     def swagger_file(name: str) -> FileResponse:
         try:
@@ -582,6 +586,27 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
 
     app.add_middleware(_BodyLimit, limit=max_body)
     return app
+
+
+def openapi_30(schema: dict[str, Any]) -> dict[str, Any]:
+    """FastAPI's OpenAPI 3.1 schema in the 3.0 form that the packaged Swagger UI (4.x) reads: a ``{"type": "null"}``
+    alternative becomes ``nullable: true``. /api/openapi.json itself stays 3.1."""
+
+    def convert(node: Any) -> Any:
+        if isinstance(node, list):
+            return [convert(x) for x in node]
+        if not isinstance(node, dict):
+            return node
+        node = {k: convert(v) for k, v in node.items()}
+        options = node.get("anyOf")
+        if isinstance(options, list) and {"type": "null"} in options:
+            rest = [o for o in options if o != {"type": "null"}]
+            node.pop("anyOf")
+            node.update(rest[0] if len(rest) == 1 else {"anyOf": rest})
+            node["nullable"] = True
+        return node
+
+    return {**convert(schema), "openapi": "3.0.3"}
 
 
 class _Locked:
