@@ -8,6 +8,8 @@
 - a ``probing`` run with experiments in the grid's output shape for 2 languages × 2 categories × 3 layers;
 - a real masked-LM (``plm_rationale``) run of the tiny masked LM with saliency over a golden file written beside the
   store (an original and its perturbed twin), which stores no words: the pages rebuild them from that file;
+- a real ``evaluate`` run (gradient, input × gradient and the random baseline; the faithfulness metrics) over the
+  same 3 SST-2 sentences;
 - real IQS explanation runs (three explainers, the tiny classifier, one SST-2 test sentence per class) and the IQS
   study built from them (``ids["iqs_study"]``).
 """
@@ -113,6 +115,10 @@ def seed_store(path: Path) -> dict[str, int]:
         run.finish()
         ids["probing"] = run.id
         ids["plm_real"] = _plm_run(store, path.parent)
+        from interpeval.evaluate.engine import evaluate
+
+        ids["evaluate"] = evaluate(model, _sst2_lines(), ["gradient", "input_x_gradient", "random"], ["faithfulness"],
+                                   store=store, data="sst2-dev-3").run_id
     ids.update(_iqs_runs(path))
     return ids
 

@@ -156,3 +156,34 @@ def test_a_store_from_a_newer_version_is_refused(tmp_path):
         conn.execute("PRAGMA user_version = 99")
     with pytest.raises(DataError, match="newer interpeval"):
         Store(store)
+
+
+def test_evaluate_run_is_one_explainer_by_metric_table(client, seeded):
+    import re
+
+    from interpeval import metrics as registry
+
+    path, ids = seeded
+    with Store(path) as store:
+        info = store.get_run(ids["evaluate"])
+        stored = {(m["group"], m["name"]): m["value"] for m in store.metrics(ids["evaluate"]) if m["instance_id"] == ""}
+        table = views.evaluate_table(store, ids["evaluate"])
+        assert views.run_metrics(store, ids["evaluate"]) == []  # no long-form duplicate rows
+    assert [r["explainer"] for r in table["rows"]] == ["gradient", "input_x_gradient", "random"]
+    assert [r["baseline"] for r in table["rows"]] == [False, False, True]
+    assert table["metrics"] == [m for m in info.config["metrics"]]
+    for name in table["metrics"]:
+        cells = {r["explainer"]: r["cells"][name] for r in table["rows"]}
+        assert cells["gradient"]["value"] == stored[(f"gradient/{name}", "mean")]
+        assert cells["gradient"]["n"] == stored[(f"gradient/{name}", "n")]
+        better = max if registry.get(name).info.higher_is_better else min
+        best = better(("gradient", "input_x_gradient"), key=lambda label: cells[label]["value"])
+        assert [label for label, c in cells.items() if c["best"]] == [best]
+    page = client.get(f"/runs/{ids['evaluate']}").text
+    section = page.split('id="evaluate-table"')[1].split("</table>")[0]
+    assert section.count("<tr") == 4 and section.count("★") == len(table["metrics"])
+    first = table["rows"][0]["cells"][table["metrics"][0]]["value"]
+    assert f"{first:#.3g}".rstrip(".") in section  # 3 significant digits, not one decimal
+    assert re.search(r"\[[-\d.e]+, [-\d.e]+\] n=3", section)
+    board = next(t for t in client.get("/api/leaderboards").json() if t["benchmark"] == "evaluate")
+    assert [r["explainer"] for r in board["rows"]] == ["gradient", "input_x_gradient", "random (random baseline)"]

@@ -77,7 +77,13 @@ def list_runs(store: Store, benchmark: str | None = None, model: str | None = No
 
 
 def run_metrics(store: Store, run_id: int) -> list[dict[str, Any]]:
-    """Run-level metrics, and per metric name the mean, n and 95 % interval of the per-instance values."""
+    """Run-level metrics, and per metric name the mean, n and 95 % interval of the per-instance values (none for
+    an ``evaluate`` run: :func:`evaluate_table` shows its explainer × metric table instead). ExpMRC's per-question
+    F1 (0–1) is shown ×100, on the scale of its official run-level scores."""
+    info = store.get_run(run_id)
+    if info.benchmark == "evaluate":
+        return []
+    scale, unit = (100.0, " ×100") if info.benchmark == "expmrc" else (1.0, "")
     rows = store.metrics(run_id)
     out = [{"group": m["group"], "name": m["name"], "value": m["value"], "n": None, "low": None, "high": None}
            for m in rows if m["instance_id"] == ""]
@@ -86,8 +92,51 @@ def run_metrics(store: Store, run_id: int) -> list[dict[str, Any]]:
         if m["instance_id"] != "" and m["value"] is not None:
             per.setdefault((m["group"], m["name"]), []).append(m["value"])
     for (group, name), values in sorted(per.items()):
-        out.append({"group": group, "name": f"mean {name} per instance", **mean_ci(values)})
+        out.append({"group": group, "name": f"mean {name} per instance{unit}", **_cell(mean_ci(values), scale)})
     return out
+
+
+def evaluate_table(store: Store, run_id: int) -> dict[str, Any] | None:
+    """An ``evaluate`` run as explainer × metric: mean, 95 % bootstrap interval and n per cell (as the run stored
+    them), the random explainer as the baseline row, and the best explainer per metric (by the metric's declared
+    direction, the baseline left out). None for other runs."""
+    from interpeval import metrics as registry
+
+    info = store.get_run(run_id)
+    if info.benchmark != "evaluate":
+        return None
+    methods = [(str(m[0]), str(m[1])) for m in info.config.get("methods", []) if isinstance(m, list) and len(m) >= 2]
+    cells: dict[tuple[str, str], dict[str, Any]] = {}
+    for m in store.metrics(run_id):
+        if m["instance_id"] == "" and "/" in m["group"]:
+            label, metric = m["group"].rsplit("/", 1)
+            cells.setdefault((label, metric), {})[m["name"]] = m["value"]
+    names = [n for n in info.config.get("metrics", []) if any((label, n) in cells for label, _ in methods)]
+    higher = {}
+    for name in names:
+        try:
+            higher[name] = registry.get(name).info.higher_is_better
+        except (KeyError, ValueError):
+            higher[name] = True
+    rows = []
+    for label, explainer in methods:
+        row = {"explainer": label, "baseline": explainer == "random", "cells": {}}
+        for name in names:
+            c = cells.get((label, name), {})
+            row["cells"][name] = {"value": _none_nan(c.get("mean")), "low": _none_nan(c.get("ci_low")),
+                                  "high": _none_nan(c.get("ci_high")),
+                                  "n": None if c.get("n") is None else int(c["n"]), "best": False}
+        rows.append(row)
+    for name in names:
+        ranked = [r for r in rows if not r["baseline"] and math.isfinite(r["cells"][name]["value"])]
+        if ranked:
+            pick = max if higher[name] else min
+            pick(ranked, key=lambda r: r["cells"][name]["value"])["cells"][name]["best"] = True
+    return {"metrics": names, "higher": higher, "rows": rows, "model": info.model, "n_inputs": info.n_instances}
+
+
+def _none_nan(value: Any) -> float:
+    return math.nan if value is None else float(value)
 
 
 def mean_ci(values: Sequence[float], seed: int = 0) -> dict[str, Any]:
@@ -648,12 +697,36 @@ def generic_leaderboards(store: Store, skip: Iterable[str]) -> list[dict[str, An
     return out
 
 
+def evaluate_leaderboard(store: Store) -> dict[str, Any] | None:
+    """Every ``evaluate`` run as explainer rows (one per run and explainer) × metric columns."""
+    rows, stats, models = [], [], set()
+    for info in store.runs("evaluate"):
+        table = evaluate_table(store, info.id)
+        if not table:
+            continue
+        models.add(info.model)
+        stats += [m for m in table["metrics"] if m not in stats]
+        for r in table["rows"]:
+            rows.append({"run_id": info.id, "model": info.model, "explainer": r["explainer"] +
+                         (" (random baseline)" if r["baseline"] else ""), **r["cells"]})
+    if not rows:
+        return None
+    for row in rows:
+        for s in stats:
+            row.setdefault(s, _plain(None))
+    return {"benchmark": "evaluate", "title": "evaluate: explainer × metric (mean per input, 95 % bootstrap interval)",
+            "key_columns": ["model", "explainer"], "stats": stats, "rows": rows, "models": sorted(models),
+            "how": HOW_TO_READ["other"] + " ★ marks the best explainer of a run per metric (the random baseline "
+                                          "left out).", "baseline": "random baseline"}
+
+
 def leaderboards(store: Store, tasks_dir: str | Path | None = None) -> list[dict[str, Any]]:
     """Every benchmark's table with n and intervals, each with its models' held-out scores."""
     tables = [quackie_leaderboard(store), expmrc_leaderboard(store),
-              probing_leaderboard(probing_rows(store, tasks_dir=tasks_dir))]
+              probing_leaderboard(probing_rows(store, tasks_dir=tasks_dir)), evaluate_leaderboard(store)]
     tables = [t for t in tables if t] + generic_leaderboards(
-        store, skip=("quackie", "expmrc", "probing", "quackie-selection", "quackie-gt-check", "attribute"))
+        store, skip=("quackie", "expmrc", "probing", "quackie-selection", "quackie-gt-check", "attribute",
+                     "evaluate"))
     for table in tables:
         table["held_out"] = [line for line in (held_out(m) for m in table["models"]) if line]
     return tables

@@ -81,8 +81,9 @@ class _BodyLimit:
 
 
 def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
-               tasks_dir: str | Path | None = None, secret: bytes | None = None) -> FastAPI:
-    """The app over the store at ``store_path``; ``tasks_dir`` (probing task files) adds majority baselines."""
+               tasks_dir: str | Path | None = None, secret: bytes | None = None, cache: bool = True) -> FastAPI:
+    """The app over the store at ``store_path``; ``tasks_dir`` (probing task files) adds majority baselines;
+    ``cache=False`` recomputes every view on every request (for ``bench/web_load.py``'s comparison)."""
     # One connection for the whole server, opened once, every use under one lock. Opening more later would run
     # Store()'s header check, and closing any descriptor of the file drops every POSIX lock this process holds on
     # it: a writer in another process (the CLI) may then reset the WAL under the open connections (seen here as
@@ -103,6 +104,8 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
     compute_lock = threading.Lock()
 
     def cached(name: str, compute: Any, *args: Any) -> Any:
+        if not cache:
+            return compute(store(), *args)
         key = (name, *args)
         hit = views_cache.get(key)
         if hit is not None and hit[0] == locked_store.version():
@@ -248,6 +251,7 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         first = views.instance_view(store(), run_id, table["rows"][0]["id"]) if table["rows"] else None
         return page(request, "run.html", run=views.run_summary(info), metrics=cached("run_metrics", views.run_metrics,
                                                                                     run_id),
+                    evaluation=cached("evaluate_table", views.evaluate_table, run_id),
                     table=table, shown=shown, page_no=page_no,
                     pages=max(1, math.ceil(len(table["rows"]) / per_page)), first=first)
 
@@ -288,6 +292,7 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
     def api_run(run_id: int) -> JSONResponse:
         info = _run_or_404(run_id)
         return JSONResponse(views.jsonable({**views.run_summary(info), "metrics": views.run_metrics(store(), run_id),
+                                            "explainers_by_metric": views.evaluate_table(store(), run_id),
                                     "instances": views.instance_ids(store(), run_id)}))
 
     @app.get("/api/runs/{run_id}/instances/{instance_id}")

@@ -51,6 +51,15 @@ def _number(value: Any, digits: int = 3) -> str:
     return str(value)
 
 
+def significant(value: Any, digits: int = 3) -> str:
+    """A number with ``digits`` significant digits (0.0183, 12.4, 3.1e-06); "–" for a missing one."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "–"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:#.{digits}g}".rstrip(".") if abs(value) >= 1e-4 or value == 0 else f"{value:.{digits - 1}e}"
+    return str(value)
+
+
 def _when(ts: float | None) -> str:
     return dt.datetime.fromtimestamp(ts).strftime("%Y-%m-%d %H:%M") if ts else "–"
 
@@ -70,6 +79,7 @@ def environment() -> Environment:
                       autoescape=select_autoescape(("html", "xml"), default=True), trim_blocks=True,
                       lstrip_blocks=True)
     env.filters["num"] = _number
+    env.filters["sig"] = significant
     env.filters["when"] = _when
     env.filters["sortkey"] = _sort_key
     env.globals["asset"] = asset
