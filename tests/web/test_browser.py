@@ -129,7 +129,26 @@ def test_filter_the_probing_dashboard(browser, site):
     accuracy = [y for name, y in curves if name.startswith("ru_ewt_no_sorting_Tense")][0]
     assert accuracy == pytest.approx([0.5, 0.6, 0.7])  # 0.5 + 0.1·layer − 0.1 for Tense, as seeded
     assert any(name.startswith("control") for name, _ in curves)
+    # one category left: r between language profiles is undefined, shown as "—" and a blank cell, never as 0
+    clusters = browser.execute_script("var d = document.getElementById('plot-clusters').data[0];"
+                                      "return [d.z, d.text];")
+    assert clusters[0] == [[None]] and clusters[1][0][0].startswith("—")
     shot(browser, "probing-filtered")
+    Select(browser.find_element("id", "filter-category")).select_by_value("")
+    Select(browser.find_element("id", "filter-language")).select_by_value("")
+    wait_for(lambda: status.get_attribute("data-count") == "12")
+    for plot in ("plot-lang-cat", "plot-layer-cat", "plot-clusters"):  # the toolbar never covers a title
+        boxes = browser.execute_script(
+            f"var p = document.getElementById('{plot}'); var t = p.querySelector('.gtitle').getBoundingClientRect();"
+            " var m = p.querySelector('.modebar').getBoundingClientRect();"
+            " return [t.left, t.right, t.top, t.bottom, m.left, m.right, m.top, m.bottom];")
+        t_left, t_right, t_top, t_bottom, m_left, m_right, m_top, m_bottom = boxes
+        assert t_right <= m_left or m_right <= t_left or t_bottom <= m_top or m_bottom <= t_top, plot
+    ticks = browser.execute_script("return Array.from(document.querySelectorAll('#plot-layer-cat .ytick text'))"
+                                   ".map(function (t) { return t.textContent; });")
+    assert sorted(ticks) == ["Number", "Tense"]  # every category labelled
+    assert "balanced" in browser.find_element("css selector", "#probing-dashboard .how").text
+    shot(browser, "probing-dashboard")
 
 
 def test_an_annotator_completes_an_item_by_clicks(browser, site):

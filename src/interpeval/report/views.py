@@ -58,7 +58,7 @@ def _method_label(config: dict[str, Any]) -> str:
     if isinstance(method, dict):
         method = method.get("label") or method.get("explainer") or method.get("name")
     parts = [str(v) for v in (config.get("dataset"), config.get("subset"), config.get("classifier"), method,
-                              config.get("system")) if v]
+                              config.get("explainer"), config.get("system")) if v]
     return " · ".join(parts)
 
 
