@@ -23,7 +23,6 @@ from fastapi.responses import (
     FileResponse,
     HTMLResponse,
     JSONResponse,
-    PlainTextResponse,
     RedirectResponse,
     Response,
 )
@@ -198,13 +197,10 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
 
     @app.get("/static/swagger/{name}", include_in_schema=False)
     def swagger_file(name: str) -> FileResponse:
-        try:
-            path = swagger_ui_path(name)
-        except KeyError:
-            raise HTTPException(404, "no such file") from None
-        except RuntimeError as err:
-            raise HTTPException(404, str(err)) from None
-        return FileResponse(path, media_type=SWAGGER_FILES[name], headers={"Cache-Control": "public, max-age=86400"})
+        if name not in SWAGGER_FILES:
+            raise HTTPException(404, "no such file")
+        return FileResponse(swagger_ui_path(name), media_type=SWAGGER_FILES[name],
+                            headers={"Cache-Control": "public, max-age=86400"})
 
     @app.get("/static/{name}", include_in_schema=False)
     def static_file(name: str) -> Response:
