@@ -389,3 +389,15 @@ def test_an_old_store_opens_in_the_browser(browser, server, tmp_path):
     browser.get(f"{old.url}/studies/1")
     assert "answered before the migration" in browser.find_element("id", "items").text
     shot(browser, "old-store-study")
+
+
+def test_an_evaluate_run_reads_as_explainer_by_metric(browser, site):
+    server, _, ids = site
+    browser.get(f"{server.url}/runs/{ids['evaluate']}")
+    rows = browser.find_elements("css selector", "#evaluate-table tbody tr")
+    assert [r.find_element("tag name", "td").text for r in rows] == ["gradient", "input_x_gradient",
+                                                                     "random (random baseline)"]
+    assert "baseline" in rows[2].get_attribute("class")
+    assert browser.find_elements("css selector", "#evaluate-table td.best")  # the best per column, marked
+    assert not browser.find_elements("xpath", "//td[text()='ci_low']")  # no long-form rows
+    shot(browser, "run-evaluate")
