@@ -135,7 +135,7 @@ def test_leaderboards_have_n_intervals_and_csv(client, seeded):
     assert best[("en", "Number")]["layer"] == "3" and float(best[("en", "Number")]["accuracy"]) == pytest.approx(0.85)
     assert float(best[("ru", "Tense")]["selectivity"]) == pytest.approx(0.2)
     page = client.get("/leaderboards").text
-    assert page.count("How to read this") == 4 and 'class="sortable"' in page
+    assert page.count("How to read this") == 5 and 'class="sortable"' in page  # + evaluate's explainer × metric
     assert client.get("/leaderboards/nothing.csv").status_code == 404
 
 
