@@ -102,9 +102,9 @@ def test_html_and_rich_heatmaps():
               scores=np.array([5.0, 1.0, -2.0, 0.0, 0.0, 0.0, 5.0]))
     page = a.html()
     assert "&lt;" in page and "<b>" not in page  # escaped
-    assert "background:rgb(255,128,128)" in page  # +1 of max |2| -> half red
-    assert "background:rgb(0,0,255)" in page  # -2 = full blue
+    assert "background:rgb(128,202,158)" in page  # +1 of max |2| -> half-way from white to green (0,150,60)
+    assert "background:rgb(210,30,30)" in page  # -2 = full red
     assert "[CLS]" not in page
     text = a.rich()
     assert text.plain == "New York<b>"
-    assert any("rgb(0,0,255)" in str(span.style) for span in text.spans)
+    assert any("rgb(210,30,30)" in str(span.style) for span in text.spans)  # the web app's colours too

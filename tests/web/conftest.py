@@ -5,7 +5,13 @@
 - a ``quackie`` run over the first answerable questions of the vendored SQuAD part (sentence scores from the
   Random baseline, the ground truth from the real builder);
 - an ``expmrc`` run over vendored SQuAD-ExpMRC dev questions scored by the official scorer;
-- a ``probing`` run with experiments in the grid's output shape for 2 languages × 2 categories × 3 layers.
+- a ``probing`` run with experiments in the grid's output shape for 2 languages × 2 categories × 3 layers;
+- a real masked-LM (``plm_rationale``) run of the tiny masked LM with saliency over a golden file written beside the
+  store (an original and its perturbed twin), which stores no words: the pages rebuild them from that file;
+- a real ``evaluate`` run (gradient, input × gradient and the random baseline; the faithfulness metrics) over the
+  same 3 SST-2 sentences;
+- real IQS explanation runs (three explainers, the tiny classifier, one SST-2 test sentence per class) and the IQS
+  study built from them (``ids["iqs_study"]``).
 """
 
 from __future__ import annotations
@@ -108,13 +114,59 @@ def seed_store(path: Path) -> dict[str, int]:
                                {"accuracy": acc})
         run.finish()
         ids["probing"] = run.id
+        ids["plm_real"] = _plm_run(store, path.parent)
+        from interpeval.evaluate.engine import evaluate
+
+        ids["evaluate"] = evaluate(model, _sst2_lines(), ["gradient", "input_x_gradient", "random"], ["faithfulness"],
+                                   store=store, data="sst2-dev-3").run_id
+    ids.update(_iqs_runs(path))
     return ids
+
+
+PLM_GOLDEN = [("the capital of france is [MASK] .", [1, 3]), ("the capital city of france is [MASK] .", [1, 2, 4])]
+IQS_METHODS = {"input_x_gradient": {}, "guided_backprop": {}, "deeplift": {"baseline": "zero"}}
+
+
+def _plm_run(store, folder: Path) -> int:
+    from interpeval.benchmarks.plm.records import GoldenRecord, write_golden
+    from interpeval.benchmarks.plm.run import evaluate
+    from interpeval.explain import get
+    from interpeval.models import tiny
+
+    records = []
+    for sid, (text, rationale) in enumerate(PLM_GOLDEN):
+        meta = {"lang": "en", "dimension": "knowledge", "perturbation": "ins_del" if sid else None,
+                "label": "silver", "ori_id": 0 if sid else None}
+        records.append(GoldenRecord(sid, text, text.split(), "paris", [rationale], "disturb" if sid else "ori",
+                                    [] if sid else [1], meta))
+    golden = write_golden(folder / "plm-en.golden.jsonl", records)
+    return evaluate(golden, tiny("masked-lm"), get("saliency")(), "Saliency", store)
+
+
+def _iqs_runs(path: Path) -> dict[str, int]:
+    from interpeval.benchmarks.iqs.study import build_study
+    from interpeval.store import Store
+    from interpeval.store.studies import Studies
+
+    items, config = build_study("sst2", "tiny-sequence-classification", per_class=1, methods=IQS_METHODS, store=path)
+    with Studies(path) as studies:
+        admin, _ = studies.add_user("iqs-seed-admin", "admin")
+        study = studies.create_study("IQS (seeded)", "iqs", items, config, created_by=admin.id)
+    with Store(path) as store:
+        runs = {f"iqs_{info.config['method']}": info.id for info in store.runs("iqs-explanations")}
+    return {**runs, "iqs_study": study.id}
 
 
 @pytest.fixture(scope="session")
 def seeded(tmp_path_factory) -> tuple[Path, dict[str, int]]:
     path = tmp_path_factory.mktemp("web") / "results.sqlite"
     return path, seed_store(path)
+
+
+@pytest.fixture(scope="session")
+def seed_facts() -> dict[str, object]:
+    """What the seeded runs were made from, for tests to derive their expectations."""
+    return {"plm_golden": PLM_GOLDEN, "iqs_methods": IQS_METHODS}
 
 
 def free_port() -> int:

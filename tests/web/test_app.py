@@ -67,13 +67,16 @@ def test_heatmap_signed_colours_and_side_by_side(client, seeded):
     path, ids = seeded
     with Store(path) as store:
         stored = store.instances(ids["input_x_gradient"])[0]
+        other = store.instances(ids["saliency"])[0]
     response = client.get(f"/runs/{ids['input_x_gradient']}/instances/line-1")
     spans = re.findall(r'<span class="tok[^"]*" style="background-color: rgba\((\d+),(\d+),(\d+),([\d.]+)\)" '
                        r'title="([-\d.e]+|–)">', response.text)
-    # the first heatmap is this run's: one span per non-special token, colour by sign, strength by |score|/max
+    # the first heatmap is this run's: one span per non-special token, colour by sign, strength by |score| over the
+    # largest |score| of both explanations shown (one scale for the side-by-side view)
     scores = [s for s, seg in zip(stored["scores"], stored["segments"], strict=True) if seg != -1]
     mine = spans[:len(scores)]
-    top = max(abs(s) for s in scores)
+    top = max(abs(s) for row in (stored, other) for s, seg in zip(row["scores"], row["segments"], strict=True)
+              if seg != -1)
     for (r, _, _, alpha, _), score in zip(mine, scores, strict=True):
         assert r == ("0" if score >= 0 else "210")
         assert float(alpha) == pytest.approx(abs(score) / top, abs=1e-3)
@@ -111,7 +114,8 @@ def test_masked_lm_original_beside_perturbed(client, seeded):
         assert first == ["走", "进"] and [t.get("rationale", False) for t in view["pair"][0]["tokens"]][:3] == [
             True, True, False]
     page = client.get(f"/runs/{ids['plm']}/instances/0").text
-    assert page.count('class="tok rationale"') == 8  # four rationale words in each of the two rows
+    # four rationale words in this record's explanation and in each row of the pair, plus the legend's sample
+    assert page.count('class="tok rationale"') == 4 + 2 * 4 + 1
 
 
 def test_leaderboards_have_n_intervals_and_csv(client, seeded):
@@ -131,7 +135,7 @@ def test_leaderboards_have_n_intervals_and_csv(client, seeded):
     assert best[("en", "Number")]["layer"] == "3" and float(best[("en", "Number")]["accuracy"]) == pytest.approx(0.85)
     assert float(best[("ru", "Tense")]["selectivity"]) == pytest.approx(0.2)
     page = client.get("/leaderboards").text
-    assert page.count("How to read this") == 4 and 'class="sortable"' in page
+    assert page.count("How to read this") == 5 and 'class="sortable"' in page  # + evaluate's explainer × metric
     assert client.get("/leaderboards/nothing.csv").status_code == 404
 
 
@@ -240,3 +244,61 @@ def test_serve_add_user_prints_a_working_token_once(tmp_path):
         assert studies.user_by_token(token).role == "admin"
     again = CliRunner().invoke(app, ["serve", "--store", str(store), "--add-user", "ada"])
     assert again.exit_code != 0 and "already exists" in str(again.exception)
+
+
+def test_annotators_never_see_which_method_an_item_shows(seeded, seed_facts):
+    """IQS blinding: an item's key (``<sample>|<method>``), its private ``iqs`` block and the study's config name
+    the explainer under judgement; no page or API answer an annotator gets contains any of them."""
+    path, ids = seeded
+    with Studies(path) as studies:
+        n = len(studies.users())
+        ann, token = studies.add_user(f"blind{n}", "annotator")
+        assigned = studies.assign(ids["iqs_study"], ann.id)
+        keys = [studies.item(a.item_id).key for a in assigned]
+    assert all("|" in k for k in keys)  # the stored keys do name the method
+    client = TestClient(create_app(path))
+    auth = bearer(token)
+    seen = [client.get(f"/studies/{ids['iqs_study']}", headers=auth).text,
+            client.get("/api/studies", headers=auth).text, client.get("/api/me/assignments", headers=auth).text]
+    for a in assigned:
+        seen += [client.get(f"/a/{a.id}", headers=auth).text, client.get(f"/api/assignments/{a.id}", headers=auth).text]
+    assert all(page for page in seen)
+    for method in seed_facts["iqs_methods"]:
+        assert not [page for page in seen if method in page], method
+    assert not [k for k in keys if any(k in page for page in seen)]
+    item = client.get(f"/api/assignments/{assigned[0].id}", headers=auth).json()
+    assert item["item"] == f"item {assigned[0].item_id}" and "iqs" not in item["payload"]
+    assert item["payload"]["words"] and item["payload"]["marks"]  # what the annotator needs is still there
+
+
+def test_invite_from_the_study_page_and_the_admin_view(seeded, people):
+    path, _ = seeded
+    client = TestClient(create_app(path))
+    admin = bearer(people["admin"])
+    page = client.post(f"/studies/{people['study']}/invite", data={"role": "annotator"}, headers=admin).text
+    code = re.search(r"/invite/([\w.-]+)", page).group(1)
+    guest = TestClient(create_app(path))
+    assert guest.post(f"/invite/{code}", data={"name": f"joiner-{people['study']}"}).status_code == 200
+    mine = guest.get("/api/me/assignments").json()
+    assert [a["study_id"] for a in mine] == [people["study"]]
+    client.post(f"/api/assignments/{people['assignment']}", headers=bearer(people["a"]),
+                json={"answer": {"rationale": [0, 1]}, "final": True})
+    guest.post(f"/api/assignments/{mine[0]['id']}", json={"answer": {"rationale": [1, 2]}, "final": True},
+               headers={"X-CSRF-Token": _csrf(guest)})
+    admin_page = client.get(f"/studies/{people['study']}", headers=admin).text
+    agreement = re.search(r'class="agreement">([^<]+)<', admin_page).group(1)
+    assert agreement == "0.33"  # Jaccard of {0, 1} and {1, 2}
+    assert "[0, 1]" in admin_page and "[1, 2]" in admin_page
+
+
+def _csrf(client):
+    page = client.get("/studies").text
+    return re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+
+
+def test_the_403_page_knows_who_is_logged_in(seeded, people):
+    path, _ = seeded
+    client = TestClient(create_app(path))
+    forbidden = client.post(f"/studies/{people['study']}/invite", data={"role": "annotator"},
+                            headers=bearer(people["a"]))
+    assert forbidden.status_code == 403 and ">log in<" not in forbidden.text and "log out" in forbidden.text

@@ -35,6 +35,7 @@ def browser(tmp_path_factory):
                  "--disable-dev-shm-usage", "--window-size=1280,1400",
                  f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
         options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # console errors (CSP, failed fetches)
     options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
                                               "download.prompt_for_download": False})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
@@ -128,7 +129,26 @@ def test_filter_the_probing_dashboard(browser, site):
     accuracy = [y for name, y in curves if name.startswith("ru_ewt_no_sorting_Tense")][0]
     assert accuracy == pytest.approx([0.5, 0.6, 0.7])  # 0.5 + 0.1·layer − 0.1 for Tense, as seeded
     assert any(name.startswith("control") for name, _ in curves)
+    # one category left: r between language profiles is undefined, shown as "—" and a blank cell, never as 0
+    clusters = browser.execute_script("var d = document.getElementById('plot-clusters').data[0];"
+                                      "return [d.z, d.text];")
+    assert clusters[0] == [[None]] and clusters[1][0][0].startswith("—")
     shot(browser, "probing-filtered")
+    Select(browser.find_element("id", "filter-category")).select_by_value("")
+    Select(browser.find_element("id", "filter-language")).select_by_value("")
+    wait_for(lambda: status.get_attribute("data-count") == "12")
+    for plot in ("plot-lang-cat", "plot-layer-cat", "plot-clusters"):  # the toolbar never covers a title
+        boxes = browser.execute_script(
+            f"var p = document.getElementById('{plot}'); var t = p.querySelector('.gtitle').getBoundingClientRect();"
+            " var m = p.querySelector('.modebar').getBoundingClientRect();"
+            " return [t.left, t.right, t.top, t.bottom, m.left, m.right, m.top, m.bottom];")
+        t_left, t_right, t_top, t_bottom, m_left, m_right, m_top, m_bottom = boxes
+        assert t_right <= m_left or m_right <= t_left or t_bottom <= m_top or m_bottom <= t_top, plot
+    ticks = browser.execute_script("return Array.from(document.querySelectorAll('#plot-layer-cat .ytick text'))"
+                                   ".map(function (t) { return t.textContent; });")
+    assert sorted(ticks) == ["Number", "Tense"]  # every category labelled
+    assert "balanced" in browser.find_element("css selector", "#probing-dashboard .how").text
+    shot(browser, "probing-dashboard")
 
 
 def test_an_annotator_completes_an_item_by_clicks(browser, site):
@@ -138,7 +158,7 @@ def test_an_annotator_completes_an_item_by_clicks(browser, site):
     s = rationale_study(path, "annotate")
     log_in(browser, server, s["annotator"])
     browser.find_element("link text", "annotate").click()
-    browser.find_element("link text", "capital").click()
+    browser.find_element("css selector", "#my-assignments a").click()  # items are listed blinded: "item <id>"
     buttons = browser.find_elements("css selector", "#rationale-tokens button.tokbtn")
     assert [b.text for b in buttons] == TOKENS and not buttons[3].is_enabled()  # [MASK] cannot be picked
     for index in (1, 5, 4, 1, 1):  # capital, Paris, is, capital off, capital on again
@@ -162,7 +182,7 @@ def test_a_checker_sends_a_rationale_back(browser, site):
         studies.save(s["ids"][1], s["assignment"], {"rationale": [0, 1, 2, 4, 5, 6]})
     log_in(browser, server, s["checker"])
     browser.get(f"{server.url}/studies/{s['study']}")
-    browser.find_element("link text", "capital").click()
+    browser.find_element("css selector", "#my-assignments a").click()
     highlighted = [e.text for e in browser.find_elements("css selector", ".tokens.readonly .tokbtn.on")]
     assert highlighted == ["The", "capital", "of", "is", "Paris", "."]
     browser.find_element("css selector", "input[name=sufficiency][value='3']").click()
@@ -270,3 +290,114 @@ def test_report_first_page(browser, seeded, tmp_path):
     assert first().startswith("tiny-encoder en Number") and "0.850" in first()
     header.click()
     assert first().startswith("tiny-encoder ru Tense") and "0.700" in first()
+
+
+def test_masked_lm_instance_page_shows_sentence_gold_prediction_and_heatmap(browser, site, seed_facts):
+    server, path, ids = site
+    from interpeval.store import Store
+
+    with Store(path) as store:
+        stored = store.instance(ids["plm_real"], "0")
+    browser.get(f"{server.url}/runs/{ids['plm_real']}/instances/0")
+    assert browser.find_element("css selector", ".input-text").text == seed_facts["plm_golden"][0][0]
+    assert browser.find_element("css selector", ".gold-answer").text == "paris"
+    assert browser.find_element("css selector", ".prediction").text.startswith(stored["top_k"][0])
+    tokens = browser.find_elements("css selector", ".explanations .heatmap .tok")
+    assert [t.text for t in tokens] == seed_facts["plm_golden"][0][0].split()
+    boxed = [t.text for t in browser.find_elements("css selector", ".explanations .tok.gold")]
+    assert boxed == [seed_facts["plm_golden"][0][0].split()[i] for i in seed_facts["plm_golden"][0][1]]
+    assert tokens[0].value_of_css_property("outline-style") in ("none", "") and \
+        browser.find_element("css selector", ".explanations .tok.gold").value_of_css_property("outline-style") == "solid"
+    assert len(browser.find_elements("css selector", "table.pair tr")) == 2  # the original and its perturbed twin
+    shot(browser, "instance-masked-lm")
+
+
+def test_iqs_instance_page_shows_three_explainers_side_by_side(browser, site, seed_facts):
+    server, _, ids = site
+    run = ids["iqs_input_x_gradient"]
+    browser.get(f"{server.url}/runs/{run}")
+    browser.find_element("css selector", "#instance-table tbody a").click()
+    rows = browser.find_elements("css selector", "table.explanations tr")
+    assert [r.find_element("css selector", ".explainer").text.split()[0] for r in rows] == \
+        list(seed_facts["iqs_methods"])
+    widths = {len(r.find_elements("css selector", ".tok")) for r in rows}
+    assert len(widths) == 1 and widths.pop() > 5  # the same words under each explainer
+    colours = {t.value_of_css_property("background-color") for t in browser.find_elements("css selector", ".tok")}
+    assert any(c.startswith("rgba(0, 150, 60") for c in colours) and any(c.startswith("rgba(210, 30, 30")
+                                                                          for c in colours)
+    assert browser.find_element("css selector", ".gold-answer").text in ("positive", "negative")
+    assert browser.find_element("css selector", ".prediction").text.split()[0] in ("positive", "negative")
+    assert browser.find_element("css selector", ".legend .scale").text  # one scale for all, and its value
+    shot(browser, "instance-iqs-side-by-side")
+    browser.get(f"{server.url}/runs/{run}")
+    shot(browser, "run-instance-table")
+
+
+def test_an_iqs_annotator_sees_no_method_name(browser, site, seed_facts):
+    from interpeval.store.studies import Studies
+
+    server, path, ids = site
+    with Studies(path) as studies:
+        n = len(studies.users())
+        ann, token = studies.add_user(f"blind-browser-{n}", "annotator")
+        (first, *_) = studies.assign(ids["iqs_study"], ann.id)
+    log_in(browser, server, token)
+    browser.get(f"{server.url}/studies/{ids['iqs_study']}")
+    listed = browser.find_element("id", "my-assignments").text
+    browser.find_element("css selector", "#my-assignments a").click()
+    wait_for(lambda: f"/a/{first.id}" in browser.current_url)
+    shot(browser, "iqs-item-blinded")
+    for page in (listed, browser.find_element("tag name", "body").text, browser.title, browser.page_source):
+        assert not [m for m in seed_facts["iqs_methods"] if m in page]
+    assert f"item {first.item_id}" in listed
+
+
+def test_swagger_ui_renders_offline(browser, site):
+    server, _, _ = site
+    browser.get(f"{server.url}/api/docs")
+    wait_for(lambda: len(browser.find_elements("css selector", ".opblock")) > 5)  # every operation, drawn
+    assert "interpeval" in browser.find_element("css selector", ".info .title").text
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]  # no CSP or fetch errors
+    shot(browser, "api-docs-offline")
+
+
+def test_a_chunked_oversized_body_is_refused_with_413(site):
+    """Browsers stream request bodies only over HTTP/2, so the chunked upload is sent by httpx to the same server."""
+    import httpx
+
+    server, _, _ = site
+    chunks = (b"x" * 65536 for _ in range(48))  # 3 MB, no Content-Length: Transfer-Encoding chunked
+    response = httpx.post(f"{server.url}/api/assignments/1", content=chunks, timeout=30,
+                          headers={"Authorization": "Bearer 1.x", "Content-Type": "application/json"})
+    assert response.status_code == 413 and response.json()["detail"].startswith("request body over")
+    assert httpx.get(f"{server.url}/api/runs", timeout=10).status_code == 200  # and the server carries on
+
+
+def test_an_old_store_opens_in_the_browser(browser, server, tmp_path):
+    import shutil
+
+    from interpeval.store.studies import Studies
+
+    store = tmp_path / "old.sqlite"
+    shutil.copy(Path(__file__).resolve().parents[1] / "fixtures" / "store-v1.sqlite", store)
+    old = server(store)
+    with Studies(store) as studies:
+        token = studies.new_token(1)  # ada, the admin the old version created
+    browser.get(f"{old.url}/runs")
+    assert "plm_rationale" in browser.find_element("tag name", "body").text
+    log_in(browser, old, token)
+    browser.get(f"{old.url}/studies/1")
+    assert "answered before the migration" in browser.find_element("id", "items").text
+    shot(browser, "old-store-study")
+
+
+def test_an_evaluate_run_reads_as_explainer_by_metric(browser, site):
+    server, _, ids = site
+    browser.get(f"{server.url}/runs/{ids['evaluate']}")
+    rows = browser.find_elements("css selector", "#evaluate-table tbody tr")
+    assert [r.find_element("tag name", "td").text for r in rows] == ["gradient", "input_x_gradient",
+                                                                     "random (random baseline)"]
+    assert "baseline" in rows[2].get_attribute("class")
+    assert browser.find_elements("css selector", "#evaluate-table td.best")  # the best per column, marked
+    assert not browser.find_elements("xpath", "//td[text()='ci_low']")  # no long-form rows
+    shot(browser, "run-evaluate")

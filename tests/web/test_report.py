@@ -17,7 +17,7 @@ def test_report_is_self_contained_and_escaped(seeded, tmp_path):
     assert "Plotly" in page and len(page) > 3_000_000
     assert "<script>document.title" not in page and "&lt;script&gt;document.title" in page
     csv = json.loads(re.search(r'<script type="application/json" id="csv-data">(.*?)</script>', page, re.S).group(1))
-    assert set(csv) == {"quackie", "expmrc", "probing", "plm_rationale"}
+    assert set(csv) == {"quackie", "expmrc", "probing", "plm_rationale", "evaluate"}
     assert csv["probing"].splitlines()[0].startswith("model,language,category,aggregation,probe,layer,accuracy")
     for run_id in ids.values():
         assert f'href="#run-{run_id}"' in page
@@ -47,7 +47,8 @@ def test_suite_summary_findings(seeded, tmp_path):
     assert any("tiny-sequence-classification" in m for m in summary["models"])
     page = write_static_report(path, tmp_path / "index.html", summary=summary).read_text(encoding="utf-8")
     assert "interpeval probing run x" in page and 'href="probing/report/report.html"' in page
-    assert page.count("How to read this") == 5  # four tables (one generic: plm_rationale) and the dashboard
+    # five tables (evaluate's explainer × metric, one generic: plm_rationale) and the dashboard
+    assert page.count("How to read this") == 6
 
 
 @pytest.mark.parametrize("table", ["quackie", "expmrc"])

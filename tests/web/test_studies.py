@@ -188,3 +188,61 @@ def test_iqs_answers_are_validated_against_the_marks(tmp_path):
         with pytest.raises(ValueError, match="pick one"):
             studies.save(ann.id, a.id, {"answers": {"label": "meh", "red_not_red": []}})
         assert studies.save(ann.id, a.id, {"answers": {"label": "positive", "red_not_red": [1]}}).final
+
+
+def test_an_invite_from_a_study_joins_it(tmp_path):
+    with Studies(tmp_path / "s.sqlite") as studies:
+        admin, _ = studies.add_user("ada", "admin")
+        study = _rationale_study(studies, admin, n_items=2)
+        other = _rationale_study(studies, admin)
+        annotator, _ = studies.accept_invite(studies.invite("annotator", admin.id, study_id=study.id), "bo")
+        assert [(a.study_id, a.task) for a in studies.assignments(annotator.id)] == [(study.id, "annotate")] * 2
+        checker, _ = studies.accept_invite(studies.invite("checker", admin.id, study_id=study.id), "cy")
+        assert [u.name for u in studies.members(study.id, "checker")] == ["cy"]
+        assert studies.members(other.id, "checker") == [] and studies.assignments(checker.id) == []
+        plain, _ = studies.accept_invite(studies.invite("annotator", admin.id), "dee")  # no study: nothing joined
+        assert studies.assignments(plain.id) == []
+        with pytest.raises(KeyError):
+            studies.invite("annotator", admin.id, study_id=999)
+
+
+def test_drafts_are_validated_like_final_answers_but_may_be_incomplete(tmp_path):
+    with Studies(tmp_path / "s.sqlite") as studies:
+        admin, _ = studies.add_user("ada", "admin")
+        ann, _ = studies.add_user("bo", "annotator")
+        (mine,) = studies.assign(_rationale_study(studies, admin).id, ann.id)
+        assert studies.save(ann.id, mine.id, {}, final=False).answer == {}  # nothing chosen yet
+        assert studies.save(ann.id, mine.id, {"rationale": []}, final=False).answer == {"rationale": []}
+        for bad, problem in (({"rationale": [10]}, "outside"), ({"rationale": [7]}, "masked"),
+                             ({"rationale": "0 1"}, "list"), ({"note": "x"}, "unknown answer fields"),
+                             ({"rationale": list(range(9)) * 4000}, "bytes")):
+            with pytest.raises(ValueError, match=problem):
+                studies.save(ann.id, mine.id, bad, final=False)
+        with pytest.raises(ValueError, match="at least one"):
+            studies.save(ann.id, mine.id, {"rationale": []})  # a final answer must be complete
+        assert studies.assignment(mine.id, ann.id).answer == {"rationale": []}  # the refused ones left no trace
+
+
+def test_agreement_per_item():
+    from interpeval.store.studies import agreement
+
+    assert agreement([{"rationale": [0, 1]}]) is None
+    assert agreement([{"rationale": [0, 1]}, {"rationale": [1, 2]}]) == pytest.approx(1 / 3)
+    iqs = [{"answers": {"label": "positive", "remove_red": []}}, {"answers": {"label": "negative", "remove_red": []}},
+           {"answers": {"label": "positive", "remove_red": []}}]
+    # label: 1 of 3 pairs agree; remove_red: all 3 pairs (two empty selections agree)
+    assert agreement(iqs) == pytest.approx((1 / 3 * 3 + 3) / 6)
+
+
+def test_admin_review_lists_answers_and_agreement(tmp_path):
+    with Studies(tmp_path / "s.sqlite") as studies:
+        admin, _ = studies.add_user("ada", "admin")
+        study = studies.create_study("g", "generic", [{"key": "s1|secret-method", "payload": {"text": "t"}}],
+                                     created_by=admin.id)
+        people = [studies.add_user(name, "annotator")[0] for name in ("bo", "cy")]
+        for user, choice in zip(people, ([1, 2], [2, 3]), strict=True):
+            (a,) = studies.assign(study.id, user.id)
+            studies.save(user.id, a.id, {"words": choice})
+        (row,) = studies.review(study.id)
+        assert row["n_final"] == 2 and row["agreement"] == pytest.approx(1 / 3)
+        assert [a["user"] for a in row["answers"]] == ["bo", "cy"]

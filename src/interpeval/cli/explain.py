@@ -41,7 +41,7 @@ def explain(
     html: Path = typer.Option(None, "--html", help="Also write a self-contained HTML heatmap here."),
     device: str = typer.Option("auto", "--device"),
 ) -> None:
-    """Print the attribution of TEXT as a coloured heatmap (red positive, blue negative) and its top tokens."""
+    """Print the attribution of TEXT as a coloured heatmap (green positive, red negative) and its top tokens."""
     from interpeval import validate
     from interpeval.models import load
     from interpeval.models.base import KINDS

@@ -20,6 +20,16 @@ from rich.text import Text
 from interpeval.text.align import Span, equal_shares, whitespace_spans, word_spans
 
 AGGREGATIONS = ("sum", "max", "mean")
+#: the one colour convention for signed scores (terminal, HTML export, web app, static report): positive (for the
+#: target) green, negative (against it) red, white at 0
+POSITIVE_RGB, NEGATIVE_RGB = (0, 150, 60), (210, 30, 30)
+
+
+def signed_rgb(score: float, scale: float) -> tuple[int, int, int]:
+    """White → green for positive scores, white → red for negative ones; intensity ``|score| / scale`` (capped)."""
+    t = min(abs(score) / scale, 1.0) if scale > 0 and score == score else 0.0
+    colour = POSITIVE_RGB if score >= 0 else NEGATIVE_RGB
+    return tuple(round(255 + (c - 255) * t) for c in colour)  # type: ignore[return-value]
 
 
 @dataclass
@@ -193,10 +203,7 @@ class Attribution:
         return pieces
 
     def _colour(self, score: float, scale: float) -> tuple[int, int, int]:
-        """White → red for positive, white → blue for negative, intensity |score| / max |score|."""
-        t = min(abs(score) / scale, 1.0) if scale > 0 else 0.0
-        fade = round(255 * (1 - t))
-        return (255, fade, fade) if score >= 0 else (fade, fade, 255)
+        return signed_rgb(score, scale)
 
     def html(self) -> str:
         """A self-contained HTML heatmap (inline styles only); hover a token to see its score."""
@@ -219,7 +226,7 @@ class Attribution:
         return "".join(parts)
 
     def rich(self) -> Text:
-        """A rich ``Text`` heatmap for the terminal (same colours as :meth:`html`)."""
+        """A rich ``Text`` heatmap for the terminal (the colours of :meth:`html` and the web app)."""
         scale = float(np.abs(self.scores[np.asarray(self.segments) != -1]).max(initial=0.0))
         out = Text()
         segment = 0

@@ -58,7 +58,7 @@ def _method_label(config: dict[str, Any]) -> str:
     if isinstance(method, dict):
         method = method.get("label") or method.get("explainer") or method.get("name")
     parts = [str(v) for v in (config.get("dataset"), config.get("subset"), config.get("classifier"), method,
-                              config.get("system")) if v]
+                              config.get("explainer"), config.get("system")) if v]
     return " · ".join(parts)
 
 
@@ -77,7 +77,13 @@ def list_runs(store: Store, benchmark: str | None = None, model: str | None = No
 
 
 def run_metrics(store: Store, run_id: int) -> list[dict[str, Any]]:
-    """Run-level metrics, and per metric name the mean, n and 95 % interval of the per-instance values."""
+    """Run-level metrics, and per metric name the mean, n and 95 % interval of the per-instance values (none for
+    an ``evaluate`` run: :func:`evaluate_table` shows its explainer × metric table instead). ExpMRC's per-question
+    F1 (0–1) is shown ×100, on the scale of its official run-level scores."""
+    info = store.get_run(run_id)
+    if info.benchmark == "evaluate":
+        return []
+    scale, unit = (100.0, " ×100") if info.benchmark == "expmrc" else (1.0, "")
     rows = store.metrics(run_id)
     out = [{"group": m["group"], "name": m["name"], "value": m["value"], "n": None, "low": None, "high": None}
            for m in rows if m["instance_id"] == ""]
@@ -86,8 +92,51 @@ def run_metrics(store: Store, run_id: int) -> list[dict[str, Any]]:
         if m["instance_id"] != "" and m["value"] is not None:
             per.setdefault((m["group"], m["name"]), []).append(m["value"])
     for (group, name), values in sorted(per.items()):
-        out.append({"group": group, "name": f"mean {name} per instance", **mean_ci(values)})
+        out.append({"group": group, "name": f"mean {name} per instance{unit}", **_cell(mean_ci(values), scale)})
     return out
+
+
+def evaluate_table(store: Store, run_id: int) -> dict[str, Any] | None:
+    """An ``evaluate`` run as explainer × metric: mean, 95 % bootstrap interval and n per cell (as the run stored
+    them), the random explainer as the baseline row, and the best explainer per metric (by the metric's declared
+    direction, the baseline left out). None for other runs."""
+    from interpeval import metrics as registry
+
+    info = store.get_run(run_id)
+    if info.benchmark != "evaluate":
+        return None
+    methods = [(str(m[0]), str(m[1])) for m in info.config.get("methods", []) if isinstance(m, list) and len(m) >= 2]
+    cells: dict[tuple[str, str], dict[str, Any]] = {}
+    for m in store.metrics(run_id):
+        if m["instance_id"] == "" and "/" in m["group"]:
+            label, metric = m["group"].rsplit("/", 1)
+            cells.setdefault((label, metric), {})[m["name"]] = m["value"]
+    names = [n for n in info.config.get("metrics", []) if any((label, n) in cells for label, _ in methods)]
+    higher = {}
+    for name in names:
+        try:
+            higher[name] = registry.get(name).info.higher_is_better
+        except (KeyError, ValueError):
+            higher[name] = True
+    rows = []
+    for label, explainer in methods:
+        row = {"explainer": label, "baseline": explainer == "random", "cells": {}}
+        for name in names:
+            c = cells.get((label, name), {})
+            row["cells"][name] = {"value": _none_nan(c.get("mean")), "low": _none_nan(c.get("ci_low")),
+                                  "high": _none_nan(c.get("ci_high")),
+                                  "n": None if c.get("n") is None else int(c["n"]), "best": False}
+        rows.append(row)
+    for name in names:
+        ranked = [r for r in rows if not r["baseline"] and math.isfinite(r["cells"][name]["value"])]
+        if ranked:
+            pick = max if higher[name] else min
+            pick(ranked, key=lambda r: r["cells"][name]["value"])["cells"][name]["best"] = True
+    return {"metrics": names, "higher": higher, "rows": rows, "model": info.model, "n_inputs": info.n_instances}
+
+
+def _none_nan(value: Any) -> float:
+    return math.nan if value is None else float(value)
 
 
 def mean_ci(values: Sequence[float], seed: int = 0) -> dict[str, Any]:
@@ -115,40 +164,169 @@ def wilson(successes: float, n: int, z: float = 1.959963984540054) -> tuple[floa
 # token heatmaps ---------------------------------------------------------------------------------------------
 
 def heat_tokens(tokens: Sequence[str], scores: Sequence[float], segments: Sequence[int] | None = None,
-                hide_special: bool = True) -> list[dict[str, Any]]:
-    """Tokens with a signed colour: green for positive, red for negative, opacity ∝ |score| / max |score|."""
+                hide_special: bool = True, scale: float | None = None) -> list[dict[str, Any]]:
+    """Tokens with a signed colour (the convention of :data:`~interpeval.explain.attribution.POSITIVE_RGB`: green
+    for, red against the target), opacity ∝ |score| / ``scale`` (default: the largest |score| of these tokens)."""
+    from interpeval.explain.attribution import NEGATIVE_RGB, POSITIVE_RGB
+
     keep = [i for i in range(len(tokens)) if not (hide_special and segments is not None and segments[i] == -1)]
-    values = [float(scores[i]) for i in keep if scores[i] is not None and math.isfinite(float(scores[i]))]
-    top = max((abs(v) for v in values), default=0.0) or 1.0
+    top = scale or max((abs(v) for v in _finite(scores[i] for i in keep)), default=0.0) or 1.0
     out = []
     for i in keep:
         score = float(scores[i]) if scores[i] is not None else math.nan
         alpha = 0.0 if not math.isfinite(score) else min(1.0, abs(score) / top)
-        colour = "0,150,60" if score >= 0 else "210,30,30"
+        colour = ",".join(map(str, POSITIVE_RGB if score >= 0 else NEGATIVE_RGB))
         text = str(tokens[i])
-        out.append({"text": text[2:] if text.startswith("##") else text, "joined": text.startswith("##"),
+        out.append({"index": i, "text": text[2:] if text.startswith("##") else text, "joined": text.startswith("##"),
                     "score": score, "style": f"background-color: rgba({colour},{alpha:.3f})",
                     "segment": None if segments is None else segments[i]})
     return out
 
 
-def heatmaps_in(output: dict[str, Any], label: str = "") -> list[dict[str, Any]]:
-    """Every token heatmap in an instance output: the output itself (an Attribution) or its dict fields
-    (e.g. ``original`` / ``perturbed`` in the masked-LM benchmark)."""
-    found = []
-    if isinstance(output.get("tokens"), list) and isinstance(output.get("scores"), list) \
-            and len(output["tokens"]) == len(output["scores"]):
+def _finite(values: Iterable[Any]) -> list[float]:
+    return [float(v) for v in values if isinstance(v, (int, float)) and math.isfinite(float(v))]
+
+
+#: (words field, scores field) pairs that hold a stored explanation: an Attribution, an IQS explanation, a
+#: masked-LM record (whose words may be rebuilt from its golden file)
+_SCORED = (("tokens", "scores"), ("words", "scores"), ("sent_token", "word_scores"), ("tokens", "word_scores"),
+           ("words", "word_scores"))
+
+
+def scored_words(output: dict[str, Any], words: Sequence[str] | None = None) -> dict[str, Any] | None:
+    """``{words, scores, segments}`` of an explanation stored in ``output`` (``words``: when it stored none)."""
+    for words_key, scores_key in _SCORED:
+        found, scores = output.get(words_key, words), output.get(scores_key)
+        if isinstance(found, list) and isinstance(scores, list) and found and len(found) == len(scores) \
+                and all(s is None or isinstance(s, (int, float)) for s in scores):
+            segments = output.get("segments")
+            return {"words": [str(w) for w in found], "scores": scores,
+                    "segments": segments if isinstance(segments, list) and len(segments) == len(found) else None}
+    return None
+
+
+def explanations_in(output: dict[str, Any], label: str = "", words: Sequence[str] | None = None
+                    ) -> list[dict[str, Any]]:
+    """Every explanation in an instance output: the output itself (an Attribution, an IQS explanation, a masked-LM
+    record) or its dict fields (e.g. the ``explanations`` of an ``evaluate`` record, one per explainer, with that
+    explainer's metric ``values``)."""
+    found = scored_words(output, words)
+    if found is not None:
         method = output.get("method") or label
         params = output.get("params") or {}
-        found.append({"label": " ".join(x for x in (label, str(method) if method != label else "",
-                                                    ", ".join(f"{k}={v}" for k, v in params.items())) if x),
-                      "tokens": heat_tokens(output["tokens"], output["scores"], output.get("segments")),
-                      "target": output.get("target")})
-        return found
+        text = ", ".join(f"{k}={v}" for k, v in params.items() if v is not None) if isinstance(params, dict) else ""
+        return [{**found, "label": " ".join(x for x in (str(method), text) if x), "target": output.get("target"),
+                 "rationale": output.get("rationale") if isinstance(output.get("rationale"), list) else None}]
+    out = []
+    values = output.get("values") if isinstance(output.get("values"), dict) else {}
     for key, value in output.items():
-        if isinstance(value, dict):
-            found += heatmaps_in(value, f"{label} {key}".strip())
-    return found
+        if isinstance(value, dict) and key != "values":
+            for e in explanations_in(value, key if key != "explanations" else "", words):
+                if isinstance(values.get(e["label"]), dict):
+                    e["metrics"] = values[e["label"]]
+                out.append(e)
+    return out
+
+
+# what one input was: text, gold, prediction --------------------------------------------------------------------
+
+def instance_facts(store: Store, info: RunInfo, output: dict[str, Any]) -> dict[str, Any]:
+    """The input, the gold answer or label, the model's prediction and its probability, as far as the run stored
+    them or its data file (named by the run's fingerprint) gives them back."""
+    facts: dict[str, Any] = {"text": output.get("text") if isinstance(output.get("text"), str) else None,
+                             "pair": output.get("pair") if isinstance(output.get("pair"), str) else None,
+                             "gold": None, "prediction": None, "probability": None, "correct": None,
+                             "words": None, "gold_rationale": None}
+    if info.benchmark == "plm_rationale":
+        record = _plm_golden(str(info.config.get("golden", "")), info.data_fingerprint,
+                             str(store.path)).get(output["instance_id"])
+        top = output.get("top_k") or []
+        log_probs = output.get("log_probs") or []
+        facts.update(prediction=top[0] if top else None,
+                     probability=math.exp(log_probs[0]) if log_probs and log_probs[0] is not None else None,
+                     correct=None if output.get("hit1") is None else bool(output["hit1"]))
+        words = next((output[k] for k in ("sent_token", "tokens", "words") if isinstance(output.get(k), list)), None)
+        if record is not None:
+            words = words or list(record.sent_token)
+            facts.update(gold=record.answers, gold_rationale=sorted({i for alt in record.rationale_ids for i in alt}))
+        else:
+            facts["gold"] = output.get("answers") or output.get("gold")
+        facts["words"] = words
+        if words:
+            facts["text"] = ("" if output.get("lang") == "zh" else " ").join(words)
+    elif info.benchmark == "iqs-explanations":
+        sample = _iqs_samples(str(info.config.get("task", "")), str(info.config.get("data", "")),
+                              info.data_fingerprint).get(str(output.get("sample_id", output["instance_id"])))
+        if sample is not None:
+            facts.update(text=sample.text, pair=sample.pair, gold=sample.label)
+        facts.update(_iqs_prediction(store, str(info.config.get("task", "")), str(output.get("sample_id", ""))))
+        if isinstance(facts["gold"], str) and isinstance(facts["prediction"], str):
+            facts["correct"] = facts["gold"] == facts["prediction"]
+    elif isinstance(output.get("target"), (list, dict, str)):
+        facts["prediction"] = output["target"]
+    return facts
+
+
+def _iqs_prediction(store: Store, task_name: str, sample_id: str) -> dict[str, Any]:
+    """The model's output on an IQS sample, as the IQS study built from these explanations recorded it (the
+    explanation runs themselves store none)."""
+    from interpeval.benchmarks.iqs.tasks import get_task
+    from interpeval.errors import InterpevalError
+
+    found = [p["iqs"].get("y_model") for p in store.study_payloads("iqs", "$.iqs.sample_id", sample_id)
+             if isinstance(p.get("iqs"), dict)]
+    if not found or found[0] is None:
+        return {}
+    y = found[0]
+    if isinstance(y, list) and len(y) == 2:
+        try:
+            sides = get_task(task_name).sides
+        except InterpevalError:
+            sides = ("class 0", "class 1")
+        best = int(np.argmax(y))
+        return {"prediction": sides[best], "probability": float(y[best])}
+    return {"prediction": y}
+
+
+@lru_cache(maxsize=8)
+def _plm_golden(name: str, fingerprint: str, store_path: str) -> dict[str, Any]:
+    """The records of a masked-LM run's golden file, looked up by its name beside the store, in the working folder
+    and in their ``plm-data/`` folders (``interpeval plm build``'s default), and only when its content matches."""
+    from interpeval.benchmarks.plm.records import read_golden
+    from interpeval.store import fingerprint_files
+
+    if not name:
+        return {}
+    given = Path(name)
+    folders = [Path(store_path).parent, Path.cwd()]
+    candidates = [given] if given.is_absolute() else [f / sub / given for f in folders for sub in ("", "plm-data")]
+    for path in candidates:
+        if path.is_file() and (not fingerprint or fingerprint_files(path) == fingerprint):
+            try:
+                return {str(r.sent_id): r for r in read_golden(path)}
+            except (ValueError, OSError):  # not a golden file after all: show what the run stored
+                return {}
+    return {}
+
+
+@lru_cache(maxsize=8)
+def _iqs_samples(task_name: str, data: str, fingerprint: str) -> dict[str, Any]:
+    """An IQS task's samples by id, from the file the run names (the vendored one, or a path) when it matches."""
+    from interpeval.benchmarks.iqs.tasks import default_path, get_task, load_samples
+    from interpeval.errors import InterpevalError
+    from interpeval.store import fingerprint_files
+
+    try:
+        task = get_task(task_name)
+    except InterpevalError:
+        return {}
+    path = default_path(task) if not data or data.endswith("(vendored)") else Path(data)
+    if not path.is_file() or fingerprint and fingerprint_files(path) != fingerprint:
+        return {}
+    try:
+        return {s.id: s for s in load_samples(task, path)}
+    except (InterpevalError, ValueError, OSError):
+        return {}
 
 
 # instances ---------------------------------------------------------------------------------------------------
@@ -158,69 +336,166 @@ def instance_ids(store: Store, run_id: int) -> list[str]:
 
 
 def instance(store: Store, run_id: int, instance_id: str) -> dict[str, Any] | None:
-    return next((row for row in store.instances(run_id) if row["instance_id"] == instance_id), None)
+    return store.instance(run_id, instance_id)
 
 
 def instance_view(store: Store, run_id: int, instance_id: str, agg: str | None = None) -> dict[str, Any]:
-    """Everything the instance page shows: heatmaps (with the same input under other explainers side by side),
-    QUACKIE sentences with the ground truth marked, ExpMRC evidence highlighted, per-instance metrics."""
+    """Everything the instance page shows: the input, gold and prediction; every explainer run on this input (this
+    run's and those of other runs of the same benchmark, model and data) side by side on one colour scale, with
+    the rationale or ground truth marked and each one's metrics; QUACKIE sentences, ExpMRC evidence, the masked-LM
+    original/perturbed pair; the per-instance metrics."""
     info = store.get_run(run_id)
     output = instance(store, run_id, instance_id)
     if output is None:
         raise KeyError(f"run {run_id} has no instance {instance_id!r}")
-    metrics = [m for m in store.metrics(run_id) if m["instance_id"] == instance_id]
+    metrics = [m for m in store.metrics(run_id, instance_id)]
+    facts = instance_facts(store, info, output)
     view: dict[str, Any] = {"run": run_summary(info), "instance_id": instance_id, "metrics": metrics,
-                            "heatmaps": heatmaps_in(output), "output": output}
-    if view["heatmaps"]:
-        view["side_by_side"] = _other_explainers(store, info, instance_id)
+                            "facts": facts, "output": output}
+    own = [{**e, "run_id": info.id, "this": True, "label": e["label"] or _explainer_of(info.config),
+            "metrics": e.get("metrics") or {m["name"]: m["value"] for m in metrics}}
+           for e in explanations_in(output, words=facts["words"])]
+    if own:
+        own += _other_explainers(store, info, instance_id, facts["words"])
+    view["explanations"], view["scale"] = _on_one_scale(own, facts.get("gold_rationale"))
     if info.benchmark == "quackie":
         view["sentences"] = quackie_sentences(info, output, agg)
     elif info.benchmark == "expmrc":
         view["evidence"] = expmrc_evidence(info, output)
-    elif "word_scores" in output:
-        view["pair"] = original_and_perturbed(store, run_id, output)
+    elif info.benchmark == "plm_rationale":
+        view["pair"] = original_and_perturbed(store, info, output)
     return view
 
 
-def _word_heat(output: dict[str, Any] | None, label: str) -> dict[str, Any] | None:
-    """A masked-LM record's word scores as a heatmap, its rationale words marked (needs the stored words)."""
-    if output is None:
-        return None
-    tokens, scores = output.get("sent_token") or output.get("tokens"), output.get("word_scores")
-    if not tokens or not scores or len(tokens) != len(scores):
-        return {"label": label, "instance_id": output["instance_id"], "tokens": [], "scores": scores or []}
-    heat = heat_tokens(tokens, scores)
-    for i in output.get("rationale", []):
-        heat[i]["rationale"] = True
-    return {"label": label, "instance_id": output["instance_id"], "tokens": heat,
-            "top_k": output.get("top_k", [])[:3], "f1": output.get("f1")}
+def _on_one_scale(explanations: list[dict[str, Any]], gold: Sequence[int] | None) -> tuple[list[dict[str, Any]],
+                                                                                              float]:
+    """Heatmaps of every explanation with one colour scale (the largest |score| of them all), the gold rationale
+    (boxed) and each explanation's own rationale (underlined) marked."""
+    scale = max((abs(v) for e in explanations for v in _finite(s for s, seg in zip(
+        e["scores"], e["segments"] or [0] * len(e["scores"]), strict=True) if seg != -1)), default=0.0) or 1.0
+    gold_set = set(gold or ())
+    out = []
+    for e in explanations:
+        tokens = heat_tokens(e["words"], e["scores"], e["segments"], scale=scale)
+        mine = set(e.get("rationale") or ())
+        for t in tokens:
+            t["gold"], t["rationale"] = t["index"] in gold_set, t["index"] in mine
+        out.append({k: v for k, v in e.items() if k not in ("words", "scores", "segments")} | {"tokens": tokens})
+    return out, scale
 
 
-def original_and_perturbed(store: Store, run_id: int, output: dict[str, Any]) -> list[dict[str, Any]]:
-    """The masked-LM benchmark's pair: the original record and its perturbed twins (or the reverse)."""
-    rows = store.instances(run_id)
+def original_and_perturbed(store: Store, info: RunInfo, output: dict[str, Any]) -> list[dict[str, Any]]:
+    """The masked-LM benchmark's pair: the original record and its perturbed twins (or the reverse), each with
+    its words, prediction and rationale (a perturbed record names its original in ``ori_id``)."""
     if output.get("sample_type") == "ori":
-        twins = [r for r in rows if str(r.get("ori_id")) == output["instance_id"] and r is not output]
-        pair = [_word_heat(output, "original")] + [_word_heat(t, f"perturbed ({t.get('perturbation') or '?'})")
-                                                   for t in twins]
+        rows = store.instances(info.id)
+        pair = [output] + [r for r in rows if str(r.get("ori_id")) == output["instance_id"]
+                           and r["instance_id"] != output["instance_id"]]
     else:
-        original = next((r for r in rows if r["instance_id"] == str(output.get("ori_id"))), None)
-        pair = [_word_heat(original, "original"),
-                _word_heat(output, f"perturbed ({output.get('perturbation') or '?'})")]
-    return [p for p in pair if p is not None]
+        original = store.instance(info.id, str(output.get("ori_id")))
+        pair = ([original] if original is not None else []) + [output]
+    if len(pair) < 2:
+        return []
+    out = []
+    for row in pair:
+        facts = instance_facts(store, info, row)
+        found = explanations_in(row, words=facts["words"])
+        label = "original" if row.get("sample_type") == "ori" else f"perturbed ({row.get('perturbation') or '?'})"
+        heat = _on_one_scale(found, facts["gold_rationale"])[0] if found else []
+        out.append({"label": label, "instance_id": row["instance_id"], "facts": facts,
+                    "tokens": heat[0]["tokens"] if heat else [], "top_k": (row.get("top_k") or [])[:3],
+                    "f1": row.get("f1")})
+    return out
 
 
-def _other_explainers(store: Store, info: RunInfo, instance_id: str) -> list[dict[str, Any]]:
-    """The same input (same benchmark, model and data) explained by other runs: one heatmap per run."""
+def _explainer_of(config: dict[str, Any]) -> str:
+    """The explainer a run's config names (its label, else its name), else the run's one-line label."""
+    return str(config.get("label") or config.get("explainer") or _method_label(config))
+
+
+def _other_explainers(store: Store, info: RunInfo, instance_id: str, words: Sequence[str] | None
+                      ) -> list[dict[str, Any]]:
+    """The same input (same benchmark, model and data) explained by other runs, each with its own metrics."""
     rows = []
     for other in store.runs(info.benchmark):
         if other.id == info.id or other.data_fingerprint != info.data_fingerprint or other.model != info.model:
             continue
         output = instance(store, other.id, instance_id)
-        if output is not None:
-            for heat in heatmaps_in(output):
-                rows.append({"run_id": other.id, **heat})
+        if output is None:
+            continue
+        metrics = {m["name"]: m["value"] for m in store.metrics(other.id, instance_id)}
+        for e in explanations_in(output, words=words):
+            rows.append({**e, "run_id": other.id, "this": False, "label": e["label"] or _explainer_of(other.config),
+                         "metrics": e.get("metrics") or metrics})
     return rows
+
+
+def instance_table(store: Store, run_id: int, sort: str = "", descending: bool = False, query: str = ""
+                   ) -> dict[str, Any]:
+    """Every instance of a run with its per-instance metric values (and, for ``evaluate`` runs, how much the
+    explainers disagree: 1 − the mean Spearman ρ of their scores), worst first by the main metric, filtered by a
+    text query over id and values (``metric<0.5``-style queries keep rows with that metric below / above a bar)."""
+    values: dict[str, dict[str, float | None]] = {}
+    for m in store.metrics(run_id):
+        if m["instance_id"] != "":
+            name = f"{m['group']}/{m['name']}" if m["group"] else m["name"]
+            values.setdefault(m["instance_id"], {})[name] = m["value"]
+    ids = instance_ids(store, run_id)
+    columns = sorted({name for row in values.values() for name in row})
+    if store.get_run(run_id).benchmark == "evaluate":
+        for row in store.instances(run_id):
+            disagreement = explainer_disagreement(explanations_in(row))
+            if disagreement is not None:
+                values.setdefault(row["instance_id"], {})["explainer disagreement"] = disagreement
+        columns += ["explainer disagreement"] if any("explainer disagreement" in v for v in values.values()) else []
+    main = next((c for c in _MAIN_METRICS if c in columns), columns[0] if columns else "")
+    sort = sort if sort in columns or sort == "id" else main
+    rows = [{"id": i, "values": values.get(i, {})} for i in ids]
+    rows = [r for r in rows if _matches(r, query)]
+    if sort and sort != "id":
+        present = [r for r in rows if isinstance(r["values"].get(sort), (int, float))]
+        missing = [r for r in rows if not isinstance(r["values"].get(sort), (int, float))]
+        rows = sorted(present, key=lambda r: r["values"][sort], reverse=descending) + missing
+    elif descending:
+        rows = rows[::-1]
+    return {"columns": columns, "rows": rows, "sort": sort, "descending": descending, "query": query,
+            "main": main, "total": len(ids)}
+
+
+#: the metric a run's instances are ranked by first (lowest = worst first), when the run has it
+_MAIN_METRICS = ("token_f1", "all", "evidence", "f1", "iou", "top1", "accuracy")
+
+
+def _matches(row: dict[str, Any], query: str) -> bool:
+    query = query.strip()
+    if not query:
+        return True
+    for op in ("<=", ">=", "<", ">", "="):
+        name, found, bar = query.partition(op)
+        if found and name.strip() in row["values"]:
+            try:
+                limit = float(bar)
+            except ValueError:
+                break
+            value = row["values"][name.strip()]
+            if not isinstance(value, (int, float)):
+                return False
+            return {"<=": value <= limit, ">=": value >= limit, "<": value < limit, ">": value > limit,
+                    "=": value == limit}[op]
+    return query.lower() in row["id"].lower()
+
+
+def explainer_disagreement(explanations: Sequence[dict[str, Any]]) -> float | None:
+    """1 − the mean pairwise Spearman ρ of the explainers' scores on one input (None for fewer than two)."""
+    ranks = []
+    for e in explanations:
+        scores = np.asarray([math.nan if s is None else float(s) for s in e["scores"]], dtype=float)
+        if e["segments"] is not None:
+            scores = scores[np.asarray(e["segments"]) != -1]
+        ranks.append(np.argsort(np.argsort(scores)).astype(float))
+    rhos = [float(np.corrcoef(a, b)[0, 1]) for i, a in enumerate(ranks) for b in ranks[i + 1:]
+            if len(a) == len(b) and len(a) > 1 and a.std() > 0 and b.std() > 0]
+    return 1.0 - float(np.mean(rhos)) if rhos else None
 
 
 @lru_cache(maxsize=8)
@@ -422,12 +697,36 @@ def generic_leaderboards(store: Store, skip: Iterable[str]) -> list[dict[str, An
     return out
 
 
+def evaluate_leaderboard(store: Store) -> dict[str, Any] | None:
+    """Every ``evaluate`` run as explainer rows (one per run and explainer) × metric columns."""
+    rows, stats, models = [], [], set()
+    for info in store.runs("evaluate"):
+        table = evaluate_table(store, info.id)
+        if not table:
+            continue
+        models.add(info.model)
+        stats += [m for m in table["metrics"] if m not in stats]
+        for r in table["rows"]:
+            rows.append({"run_id": info.id, "model": info.model, "explainer": r["explainer"] +
+                         (" (random baseline)" if r["baseline"] else ""), **r["cells"]})
+    if not rows:
+        return None
+    for row in rows:
+        for s in stats:
+            row.setdefault(s, _plain(None))
+    return {"benchmark": "evaluate", "title": "evaluate: explainer × metric (mean per input, 95 % bootstrap interval)",
+            "key_columns": ["model", "explainer"], "stats": stats, "rows": rows, "models": sorted(models),
+            "how": HOW_TO_READ["other"] + " ★ marks the best explainer of a run per metric (the random baseline "
+                                          "left out).", "baseline": "random baseline"}
+
+
 def leaderboards(store: Store, tasks_dir: str | Path | None = None) -> list[dict[str, Any]]:
     """Every benchmark's table with n and intervals, each with its models' held-out scores."""
     tables = [quackie_leaderboard(store), expmrc_leaderboard(store),
-              probing_leaderboard(probing_rows(store, tasks_dir=tasks_dir))]
+              probing_leaderboard(probing_rows(store, tasks_dir=tasks_dir)), evaluate_leaderboard(store)]
     tables = [t for t in tables if t] + generic_leaderboards(
-        store, skip=("quackie", "expmrc", "probing", "quackie-selection", "quackie-gt-check", "attribute"))
+        store, skip=("quackie", "expmrc", "probing", "quackie-selection", "quackie-gt-check", "attribute",
+                     "evaluate"))
     for table in tables:
         table["held_out"] = [line for line in (held_out(m) for m in table["models"]) if line]
     return tables

@@ -57,6 +57,22 @@ CREATE TABLE IF NOT EXISTS metrics (
 
 EXPORT_SUFFIXES = (".csv", ".json", ".parquet")
 
+#: the layout this code writes, kept in SQLite's ``user_version``. Version 1 is every store written before versions
+#: were recorded (main up to d35c524: ``user_version`` 0 with a ``runs`` table); each step in :data:`MIGRATIONS`
+#: brings a store from the version before it, in one transaction, when the store is opened.
+SCHEMA_VERSION = 2
+
+
+def _invites_join_studies(conn: sqlite3.Connection) -> None:
+    """2: an invite made from a study page names the study it joins (``study_invites.study_id``)."""
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "study_invites" in tables and "study_id" not in {r[1] for r in conn.execute(
+            "PRAGMA table_info(study_invites)")}:
+        conn.execute("ALTER TABLE study_invites ADD COLUMN study_id INTEGER REFERENCES studies(id)")
+
+
+MIGRATIONS = {2: _invites_join_studies}
+
 
 class UnknownRun(InterpevalError, KeyError):
     """A run id that is not in the store (a KeyError for library callers; the CLI shows one line)."""
@@ -203,14 +219,47 @@ class Store:
             self._conn.execute("PRAGMA journal_mode=WAL")
             self._conn.execute("PRAGMA synchronous=NORMAL")  # in WAL mode a commit survives a killed process
             self._conn.execute("PRAGMA foreign_keys=ON")
-            self._conn.executescript(_SCHEMA)
+            self._migrate()
         except sqlite3.DatabaseError as err:
             self._conn.close()
             raise _unavailable(self.path, err, self._timeout) or DataError(
                 self.path, None, f"cannot be used as the results store ({err})") from None
+        except DataError:
+            self._conn.close()
+            raise
+
+    def _migrate(self) -> None:
+        """Create a new store at :data:`SCHEMA_VERSION`, or bring an older one up to it (never a newer one down).
+        A store already at this version is only read (it may be a read-only file)."""
+        if int(self._conn.execute("PRAGMA user_version").fetchone()[0]) == SCHEMA_VERSION:
+            return
+        with self.transaction() as conn:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            if version == 0:
+                old = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").fetchone()
+                version = 1 if old else SCHEMA_VERSION
+            if version > SCHEMA_VERSION:
+                raise DataError(self.path, None, f"was written by a newer interpeval (store schema {version}; this "
+                                                 f"version reads up to {SCHEMA_VERSION}): upgrade interpeval")
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            for step in range(version + 1, SCHEMA_VERSION + 1):
+                MIGRATIONS[step](conn)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @property
+    def schema_version(self) -> int:
+        """The store's layout version (:data:`SCHEMA_VERSION` once opened by this code)."""
+        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
         self._conn.close()
+
+    def version(self) -> tuple[int, int]:
+        """A value that changes whenever the store's content may have changed: a commit by any other connection
+        (SQLite's ``data_version``) or a change made through this one (``total_changes``). Caches key on it."""
+        return int(self._conn.execute("PRAGMA data_version").fetchone()[0]), self._conn.total_changes
 
     def __enter__(self) -> Store:
         return self
@@ -277,11 +326,30 @@ class Store:
             "SELECT instance_id, output_json FROM instances WHERE run_id = ? ORDER BY seq", (run_id,)).fetchall()
         return [{"instance_id": iid, **json.loads(output)} for iid, output in rows]
 
-    def metrics(self, run_id: int) -> list[dict[str, Any]]:
+    def instance(self, run_id: int, instance_id: str) -> dict[str, Any] | None:
+        """One stored output (``None`` when the run has no such instance)."""
+        row = self._conn.execute("SELECT output_json FROM instances WHERE run_id = ? AND instance_id = ?",
+                                 (run_id, str(instance_id))).fetchone()
+        return None if row is None else {"instance_id": str(instance_id), **json.loads(row[0])}
+
+    def metrics(self, run_id: int, instance_id: str | None = None) -> list[dict[str, Any]]:
+        """A run's metric rows (of one instance only, when given; run-level ones have instance id ``""``)."""
+        where, args = ("", (run_id,)) if instance_id is None else (" AND instance_id = ?", (run_id, str(instance_id)))
         rows = self._conn.execute(
-            "SELECT instance_id, grp, name, value FROM metrics WHERE run_id = ? ORDER BY instance_id, grp, name",
-            (run_id,)).fetchall()
+            "SELECT instance_id, grp, name, value FROM metrics WHERE run_id = ?" + where +
+            " ORDER BY instance_id, grp, name", args).fetchall()
         return [{"instance_id": iid, "group": grp, "name": name, "value": value} for iid, grp, name, value in rows]
+
+    def study_payloads(self, kind: str, field: str, value: str) -> list[dict[str, Any]]:
+        """The payloads of the study items (of studies of ``kind``, :mod:`interpeval.store.studies`) whose JSON
+        ``field`` (a path such as ``$.iqs.sample_id``) equals ``value``; none in a file that never held a study."""
+        try:
+            rows = self._conn.execute(
+                "SELECT i.payload_json FROM study_items i JOIN studies s ON s.id = i.study_id WHERE s.kind = ?"
+                " AND json_extract(i.payload_json, ?) = ? ORDER BY i.id", (kind, field, value)).fetchall()
+        except sqlite3.OperationalError:  # no study tables in this file
+            return []
+        return [json.loads(r[0]) for r in rows]
 
     def export(self, run_id: int, path: str | os.PathLike[str], table: str = "metrics") -> Path:
         """Write a run's ``metrics`` or ``instances`` as CSV, JSON or Parquet (chosen by the file suffix)."""

@@ -58,9 +58,10 @@ import os
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any
 
 from interpeval.store.sqlite import Store
@@ -83,7 +84,8 @@ CREATE TABLE IF NOT EXISTS study_invites (
     created_by INTEGER REFERENCES study_users(id),
     created_at REAL NOT NULL,
     used_by INTEGER REFERENCES study_users(id),
-    used_at REAL
+    used_at REAL,
+    study_id INTEGER REFERENCES studies(id)
 );
 CREATE TABLE IF NOT EXISTS studies (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -191,6 +193,14 @@ class StudyKind:
     validate: Validator | None = None
     export: Callable[[Item, list[Assignment]], dict[str, Any]] | None = None
     default_config: dict[str, Any] = field(default_factory=dict)
+    #: payload fields that annotators and checkers never see (e.g. the method under judgement)
+    private: tuple[str, ...] = ()
+    #: the checks of a saved draft (``final=False``): what is given must be well formed, not yet complete
+    validate_draft: Validator | None = None
+
+
+#: the largest answer (as JSON) that is stored, draft or final
+MAX_ANSWER_BYTES = 64 * 1024
 
 
 KINDS: dict[str, StudyKind] = {}
@@ -315,15 +325,18 @@ class Studies:
             raise KeyError(f"no user with id {user_id}")
         return User(*rows[0])
 
-    def invite(self, role: str, created_by: int) -> str:
-        """A one-time invite code for a new user with ``role``; only an admin may invite."""
+    def invite(self, role: str, created_by: int, study_id: int | None = None) -> str:
+        """A one-time invite code for a new user with ``role``; only an admin may invite. With ``study_id`` the
+        new user joins that study on accepting (an annotator gets all its items, a checker its checks)."""
         if role not in ROLES:
             raise ValueError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
         self._require_admin(created_by)
+        if study_id is not None:
+            self.study(study_id)
         secret = secrets.token_urlsafe(24)
         with self._tx() as conn:
-            cursor = conn.execute("INSERT INTO study_invites (role, code_hash, created_by, created_at)"
-                                  " VALUES (?, ?, ?, ?)", (role, _hash(secret), created_by, time.time()))
+            cursor = conn.execute("INSERT INTO study_invites (role, code_hash, created_by, created_at, study_id)"
+                                  " VALUES (?, ?, ?, ?, ?)", (role, _hash(secret), created_by, time.time(), study_id))
         return f"{cursor.lastrowid}.{secret}"
 
     def invite_role(self, code: str) -> str | None:
@@ -344,12 +357,20 @@ class Studies:
             raise ValueError("a user name must have 1 to 64 characters")
         with self._tx() as conn:
             row = None if parts is None else conn.execute(
-                "SELECT role, code_hash, used_at FROM study_invites WHERE id = ?", (parts[0],)).fetchone()
+                "SELECT role, code_hash, used_at, study_id FROM study_invites WHERE id = ?", (parts[0],)).fetchone()
             if row is None or row[2] is not None or not hmac.compare_digest(row[1], _hash(parts[1])):
                 raise PermissionError("this invite link is wrong or has been used already")
             user, token = self._add_user(conn, name, row[0])
             conn.execute("UPDATE study_invites SET used_by = ?, used_at = ? WHERE id = ?",
                          (user.id, time.time(), parts[0]))
+            study_id = row[3]
+            if study_id is not None and user.role == "annotator":  # its items, in the same transaction
+                conn.execute("INSERT OR IGNORE INTO study_members VALUES (?, ?, 'annotator')", (study_id, user.id))
+                conn.execute("INSERT OR IGNORE INTO study_assignments (item_id, user_id, task, round, created_at)"
+                             " SELECT id, ?, 'annotate', round, ? FROM study_items WHERE study_id = ?",
+                             (user.id, time.time(), study_id))
+        if study_id is not None and user.role == "checker":
+            self.add_member(study_id, user.id, "checker")  # opens the checks waiting for a checker
         return user, token
 
     def _require_admin(self, user_id: int | None) -> None:
@@ -494,12 +515,16 @@ class Studies:
                                     (assignment.item_id,)).fetchone()
             study_row = conn.execute("SELECT kind, config_json FROM studies WHERE id = ?", (item_row[1],)).fetchone()
             spec, config = _kind(study_row[0]), json.loads(study_row[1])
-            if final and spec.validate is not None:
-                spec.validate(json.loads(item_row[0]), answer, assignment.task)
+            text = json.dumps(answer, ensure_ascii=False)
+            if len(text.encode()) > MAX_ANSWER_BYTES:
+                raise ValueError(f"the answer is {len(text.encode())} bytes; at most {MAX_ANSWER_BYTES} are stored")
+            check = spec.validate if final else spec.validate_draft
+            if check is not None:
+                check(json.loads(item_row[0]), answer, assignment.task)
             conn.execute("INSERT INTO study_answers (assignment_id, answer_json, final, updated_at) VALUES (?, ?, ?, ?)"
                          " ON CONFLICT (assignment_id) DO UPDATE SET answer_json = excluded.answer_json,"
                          " final = excluded.final, saves = saves + 1, updated_at = excluded.updated_at",
-                         (assignment_id, json.dumps(answer, ensure_ascii=False), int(final), time.time()))
+                         (assignment_id, text, int(final), time.time()))
             if final:
                 review = config.get("review")
                 state = "locked" if review else "done"
@@ -596,6 +621,16 @@ class Studies:
                         "rounds": self.rounds(item.id), "answers": answers})
         return out
 
+    def review(self, study_id: int) -> list[dict[str, Any]]:
+        """What the admin's study page shows per item: :meth:`export`'s record plus the agreement of the final
+        annotations of the item's current round (:func:`agreement`) and how many there are."""
+        rows = []
+        for record in self.export(study_id):
+            final = [a["answer"] for a in record["answers"] if a["task"] == "annotate" and a["final"]
+                     and a["round"] == record["round"]]
+            rows.append({**record, "n_final": len(final), "agreement": agreement(final)})
+        return rows
+
     def export_gold(self, study_id: int) -> list[dict[str, Any]]:
         """The kind's own export of the finished items (accepted, or done when the study has no review)."""
         study = self.study(study_id)
@@ -609,6 +644,31 @@ class Studies:
             out.append(spec.export(item, final) if spec.export else
                        {"key": item.key, "payload": item.payload, "answers": [a.answer for a in final]})
         return out
+
+
+def blinded(item: Item, kind: str) -> Item:
+    """The item as annotators and checkers see it: a neutral label instead of its key (a key may name the method
+    under judgement, e.g. IQS ``<sample>|<method>``) and without the kind's private payload fields."""
+    private = KINDS[kind].private if kind in KINDS else ()
+    return replace(item, key=f"item {item.id}", payload={k: v for k, v in item.payload.items() if k not in private})
+
+
+def agreement(answers: Sequence[dict[str, Any]]) -> float | None:
+    """How far the annotators' answers to one item agree, 0 to 1 (None for fewer than two): over every pair of
+    answers and every field both give, the Jaccard overlap of index lists (two empty lists agree) or 1 for equal
+    values; the mean of these. An IQS answer's ``answers`` object is compared field by field."""
+    flat = [a.get("answers") if isinstance(a.get("answers"), dict) else a for a in answers if isinstance(a, dict)]
+    scores = []
+    for i, first in enumerate(flat):
+        for second in flat[i + 1:]:
+            for key in first.keys() & second.keys():
+                x, y = first[key], second[key]
+                if isinstance(x, list) and isinstance(y, list):
+                    union = set(map(str, x)) | set(map(str, y))
+                    scores.append(len(set(map(str, x)) & set(map(str, y))) / len(union) if union else 1.0)
+                else:
+                    scores.append(float(x == y))
+    return sum(scores) / len(scores) if scores else None
 
 
 def _check_review(review: dict[str, Any] | None) -> None:
@@ -637,9 +697,11 @@ def _index_list(value: Any, n: int, what: str) -> list[int]:
     return value
 
 
-def _validate_scores(answer: dict[str, Any], scores: dict[str, list[int]]) -> None:
+def _validate_scores(answer: dict[str, Any], scores: dict[str, list[int]], draft: bool = False) -> None:
     for name, (low, high) in scores.items():
         value = answer.get(name)
+        if draft and value is None:
+            continue
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
             raise ValueError(f"{name} must be an integer from {low} to {high}")
 
@@ -648,13 +710,19 @@ RATIONALE_REVIEW = {"scores": {"sufficiency": [1, 3], "compactness": [1, 4]},
                     "pass_mean": {"sufficiency": 3, "compactness": 3.6}, "max_rounds": 3, "checks_per_round": 1}
 
 
-def _validate_rationale(payload: dict[str, Any], answer: dict[str, Any], task: str) -> None:
+def _validate_rationale(payload: dict[str, Any], answer: dict[str, Any], task: str, draft: bool = False) -> None:
+    allowed = {"sufficiency", "compactness"} if task == "check" else {"rationale"}
+    unknown = sorted(set(answer) - allowed)
+    if unknown:
+        raise ValueError(f"unknown answer fields {unknown}; expected {sorted(allowed)}")
     if task == "check":
-        _validate_scores(answer, RATIONALE_REVIEW["scores"])
+        _validate_scores(answer, RATIONALE_REVIEW["scores"], draft)
         return
     tokens = payload.get("sent_token", [])
+    if draft and answer.get("rationale") is None:
+        return
     ids = _index_list(answer.get("rationale"), len(tokens), "rationale")
-    if not ids:
+    if not ids and not draft:
         raise ValueError("rationale: select at least one token")
     if any(tokens[i] == "[MASK]" for i in ids):
         raise ValueError("rationale: the masked position itself cannot be part of the rationale")
@@ -680,15 +748,21 @@ def _export_rationale(item: Item, final: list[Assignment]) -> dict[str, Any]:
     return record
 
 
-def _validate_iqs(payload: dict[str, Any], answer: dict[str, Any], task: str) -> None:
+def _validate_iqs(payload: dict[str, Any], answer: dict[str, Any], task: str, draft: bool = False) -> None:
     given = answer.get("answers")
     if not isinstance(given, dict):
         raise ValueError("an IQS answer is {'answers': {question id: value}}")
+    known = {q["id"] for q in payload.get("questions", [])}
+    unknown = sorted(set(given) - known)
+    if unknown:
+        raise ValueError(f"answers to unknown questions {unknown}; the questions are {sorted(known)}")
     marks = payload.get("marks") or [""] * len(payload.get("words", []))
     among = {"red": lambda m: m == "red", "green": lambda m: m == "green", "not-red": lambda m: m != "red",
              "not-green": lambda m: m != "green", "any": lambda m: True}
     for question in payload.get("questions", []):
         qid, value = question["id"], given.get(question["id"])
+        if draft and value is None:
+            continue
         if question.get("type") == "choice":
             if value not in question.get("options", []):
                 raise ValueError(f"question {qid}: pick one of {question.get('options')}")
@@ -702,5 +776,6 @@ def _validate_iqs(payload: dict[str, Any], answer: dict[str, Any], task: str) ->
 
 register_kind(StudyKind("generic", "study_generic.html"))
 register_kind(StudyKind("plm-rationale", "study_rationale.html", _validate_rationale, _export_rationale,
-                        {"review": RATIONALE_REVIEW}))
-register_kind(StudyKind("iqs", "study_iqs.html", _validate_iqs))
+                        {"review": RATIONALE_REVIEW}, validate_draft=partial(_validate_rationale, draft=True)))
+register_kind(StudyKind("iqs", "study_iqs.html", _validate_iqs, private=("iqs",),
+                        validate_draft=partial(_validate_iqs, draft=True)))

@@ -13,6 +13,7 @@ import hmac
 import json
 import math
 import secrets
+import threading
 from hashlib import sha256
 from pathlib import Path
 from typing import Annotated, Any
@@ -29,8 +30,8 @@ from fastapi.responses import (
 
 from interpeval.report import views
 from interpeval.store import Store
-from interpeval.store.studies import KINDS, Studies, User
-from interpeval.web.render import asset, plotly_js_path, render
+from interpeval.store.studies import KINDS, Studies, User, blinded
+from interpeval.web.render import SWAGGER_FILES, asset, plotly_js_path, render, swagger_ui_path
 
 COOKIE = "ie_token"
 #: ids are SQLite integers: anything outside 1..2**63-1 names nothing, and SQLite cannot even be asked about it
@@ -44,7 +45,9 @@ _CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'
 
 
 class _BodyLimit:
-    """ASGI middleware: 413 for a declared or streamed body larger than ``limit`` bytes."""
+    """ASGI middleware: 413 for a body larger than ``limit`` bytes, declared (``Content-Length``) or streamed
+    (chunked). A body without a declared length is read here, at most ``limit`` bytes of it, before the app runs,
+    so the refusal never happens half-way through a handler."""
 
     def __init__(self, app: Any, limit: int) -> None:
         self.app, self.limit = app, limit
@@ -54,26 +57,39 @@ class _BodyLimit:
             await self.app(scope, receive, send)
             return
         declared = dict(scope.get("headers") or []).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await JSONResponse({"detail": f"request body over {self.limit} bytes"}, status_code=413)(
-                scope, receive, send)
+        if declared is not None:
+            if not declared.isdigit() or int(declared) > self.limit:
+                await self._refuse(scope, receive, send)
+                return
+            await self.app(scope, receive, send)  # the server holds the body to its declared length
             return
-        seen = 0
-
-        async def limited() -> dict[str, Any]:
-            nonlocal seen
+        messages, seen = [], 0
+        while True:
             message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
             seen += len(message.get("body", b""))
             if seen > self.limit:
-                raise HTTPException(413, f"request body over {self.limit} bytes")
-            return message
+                await self._refuse(scope, receive, send)
+                return
+            if not message.get("more_body"):
+                break
 
-        await self.app(scope, limited, send)
+        async def replay() -> dict[str, Any]:
+            return messages.pop(0) if messages else await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await JSONResponse({"detail": f"request body over {self.limit} bytes"}, status_code=413,
+                           headers={"Connection": "close"})(scope, receive, send)
 
 
 def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
-               tasks_dir: str | Path | None = None, secret: bytes | None = None) -> FastAPI:
-    """The app over the store at ``store_path``; ``tasks_dir`` (probing task files) adds majority baselines."""
+               tasks_dir: str | Path | None = None, secret: bytes | None = None, cache: bool = True) -> FastAPI:
+    """The app over the store at ``store_path``; ``tasks_dir`` (probing task files) adds majority baselines;
+    ``cache=False`` recomputes every view on every request (for ``bench/web_load.py``'s comparison)."""
     # One connection for the whole server, opened once, every use under one lock. Opening more later would run
     # Store()'s header check, and closing any descriptor of the file drops every POSIX lock this process holds on
     # it: a writer in another process (the CLI) may then reset the WAL under the open connections (seen here as
@@ -82,10 +98,34 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
     store_file = shared.path
     locked_store = _Locked(shared.store, shared.lock)
     csrf_key = secret or secrets.token_bytes(32)
-    app = FastAPI(title="interpeval", docs_url="/api/docs", redoc_url=None, openapi_url="/api/openapi.json")
+    app = FastAPI(title="interpeval", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
 
     def store() -> Store:
         return locked_store  # type: ignore[return-value]
+
+    # Views computed from the whole store (leaderboards, dashboards, instance tables) are kept per store version
+    # (Store.version: any write, by this server or another process, makes a new one), so a burst of requests for
+    # the same page computes it once.
+    views_cache: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+    compute_lock = threading.Lock()
+
+    def cached(name: str, compute: Any, *args: Any) -> Any:
+        if not cache:
+            return compute(store(), *args)
+        key = (name, *args)
+        hit = views_cache.get(key)
+        if hit is not None and hit[0] == locked_store.version():
+            return hit[1]
+        with compute_lock:
+            version = locked_store.version()
+            hit = views_cache.get(key)
+            if hit is not None and hit[0] == version:
+                return hit[1]
+            value = compute(store(), *args)
+            if len(views_cache) >= 256:
+                views_cache.clear()
+            views_cache[key] = (version, value)
+            return value
 
     def studies() -> Studies:
         return shared
@@ -141,15 +181,32 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
             return JSONResponse({"detail": exc.detail}, status_code=exc.status_code)
         if exc.status_code == 401:
             return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
-        return HTMLResponse(render("message.html", user=None, csrf="", path=request.url.path, title="Not allowed"
-                                   if exc.status_code == 403 else "Error", message=str(exc.detail)),
-                            status_code=exc.status_code)
+        user = current(request)  # a logged-in user is told who they are, not offered to log in
+        token, _ = token_of(request)
+        return HTMLResponse(render("message.html", user=user, csrf=csrf_for(token) if user and token else "",
+                                   path=request.url.path, title="Not allowed" if exc.status_code == 403 else "Error",
+                                   message=str(exc.detail)), status_code=exc.status_code)
 
     # static assets --------------------------------------------------------------------------------------------
 
     @app.get("/static/plotly.min.js", include_in_schema=False)
     def plotly_js() -> FileResponse:
         return FileResponse(plotly_js_path(), media_type="text/javascript",
+                            headers={"Cache-Control": "public, max-age=86400"})
+
+    @app.get("/api/docs", include_in_schema=False, response_class=HTMLResponse)
+    def api_docs() -> HTMLResponse:
+        return HTMLResponse(render("api_docs.html"))
+
+    @app.get("/api/docs/openapi-3.0.json", include_in_schema=False)
+    def api_docs_schema() -> JSONResponse:
+        return JSONResponse(openapi_30(app.openapi()))
+
+    @app.get("/static/swagger/{name}", include_in_schema=False)
+    def swagger_file(name: str) -> FileResponse:
+        if name not in SWAGGER_FILES:
+            raise HTTPException(404, "no such file")
+        return FileResponse(swagger_ui_path(name), media_type=SWAGGER_FILES[name],
                             headers={"Cache-Control": "public, max-age=86400"})
 
     @app.get("/static/{name}", include_in_schema=False)
@@ -165,7 +222,7 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
 
     @app.get("/", response_class=HTMLResponse)
     def home(request: Request) -> HTMLResponse:
-        runs = views.list_runs(store())
+        runs = cached("runs", views.list_runs)
         counts: dict[str, int] = {}
         for r in runs:
             counts[r["benchmark"]] = counts.get(r["benchmark"], 0) + 1
@@ -174,8 +231,8 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
     @app.get("/runs", response_class=HTMLResponse)
     def runs_page(request: Request, benchmark: str = "", model: str = "", status: str = "",
                   q: str = "") -> HTMLResponse:
-        everything = views.list_runs(store())
-        rows = views.list_runs(store(), benchmark or None, model or None, status or None, q or None)
+        everything = cached("runs", views.list_runs)
+        rows = cached("runs", views.list_runs, benchmark or None, model or None, status or None, q or None)
         return page(request, "runs.html", runs=rows, filters={"benchmark": benchmark, "model": model,
                                                                "status": status, "q": q},
                     benchmarks=sorted({r["benchmark"] for r in everything}),
@@ -188,14 +245,18 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
             raise HTTPException(404, f"no run {run_id}") from None
 
     @app.get("/runs/{run_id}", response_class=HTMLResponse)
-    def run_page(request: Request, run_id: Id, page_no: int = 1) -> HTMLResponse:
+    def run_page(request: Request, run_id: Id, page_no: int = 1, sort: str = "", desc: int = 0,
+                 q: str = "") -> HTMLResponse:
         info = _run_or_404(run_id)
-        ids = views.instance_ids(store(), run_id)
-        per_page = 50
-        shown = ids[(page_no - 1) * per_page: page_no * per_page]
-        first = views.instance_view(store(), run_id, ids[0]) if ids else None
-        return page(request, "run.html", run=views.run_summary(info), metrics=views.run_metrics(store(), run_id),
-                    instance_ids=shown, page_no=page_no, pages=max(1, math.ceil(len(ids) / per_page)), first=first)
+        table = cached("instance_table", views.instance_table, run_id, sort, bool(desc), q)
+        per_page = 100
+        shown = table["rows"][(page_no - 1) * per_page: page_no * per_page]
+        first = views.instance_view(store(), run_id, table["rows"][0]["id"]) if table["rows"] else None
+        return page(request, "run.html", run=views.run_summary(info), metrics=cached("run_metrics", views.run_metrics,
+                                                                                    run_id),
+                    evaluation=cached("evaluate_table", views.evaluate_table, run_id),
+                    table=table, shown=shown, page_no=page_no,
+                    pages=max(1, math.ceil(len(table["rows"]) / per_page)), first=first)
 
     @app.get("/runs/{run_id}/instances/{instance_id}", response_class=HTMLResponse)
     def instance_page(request: Request, run_id: Id, instance_id: str, agg: str = "") -> HTMLResponse:
@@ -208,11 +269,11 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
 
     @app.get("/leaderboards", response_class=HTMLResponse)
     def leaderboards_page(request: Request) -> HTMLResponse:
-        return page(request, "leaderboards.html", tables=views.leaderboards(store(), tasks_dir))
+        return page(request, "leaderboards.html", tables=cached("leaderboards", views.leaderboards, tasks_dir))
 
     @app.get("/leaderboards/{benchmark}.csv")
     def leaderboard_csv(benchmark: str) -> Response:
-        for table in views.leaderboards(store(), tasks_dir):
+        for table in cached("leaderboards", views.leaderboards, tasks_dir):
             if table["benchmark"] == benchmark:
                 return Response(views.leaderboard_csv(table), media_type="text/csv",
                                 headers={"Content-Disposition": f'attachment; filename="{benchmark}.csv"'})
@@ -221,19 +282,20 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
     @app.get("/probing", response_class=HTMLResponse)
     def probing_page(request: Request) -> HTMLResponse:
         return page(request, "probing.html", needs_plotly=True,
-                    rows=views.jsonable(views.probing_rows(store(), tasks_dir=tasks_dir)))
+                    rows=views.jsonable(cached("probing", views.probing_rows, None, tasks_dir)))
 
     # results API ----------------------------------------------------------------------------------------------
 
     @app.get("/api/runs")
     def api_runs(benchmark: str = "", model: str = "", status: str = "", q: str = "") -> JSONResponse:
-        return JSONResponse(views.jsonable(views.list_runs(store(), benchmark or None, model or None, status or None,
-                                                   q or None)))
+        return JSONResponse(views.jsonable(cached("runs", views.list_runs, benchmark or None, model or None,
+                                                  status or None, q or None)))
 
     @app.get("/api/runs/{run_id}")
     def api_run(run_id: Id) -> JSONResponse:
         info = _run_or_404(run_id)
         return JSONResponse(views.jsonable({**views.run_summary(info), "metrics": views.run_metrics(store(), run_id),
+                                            "explainers_by_metric": views.evaluate_table(store(), run_id),
                                     "instances": views.instance_ids(store(), run_id)}))
 
     @app.get("/api/runs/{run_id}/instances/{instance_id}")
@@ -246,11 +308,11 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
 
     @app.get("/api/leaderboards")
     def api_leaderboards() -> JSONResponse:
-        return JSONResponse(views.jsonable(views.leaderboards(store(), tasks_dir)))
+        return JSONResponse(views.jsonable(cached("leaderboards", views.leaderboards, tasks_dir)))
 
     @app.get("/api/probing")
     def api_probing() -> JSONResponse:
-        return JSONResponse(views.jsonable(views.probing_rows(store(), tasks_dir=tasks_dir)))
+        return JSONResponse(views.jsonable(cached("probing", views.probing_rows, None, tasks_dir)))
 
     # log in, invites ------------------------------------------------------------------------------------------
 
@@ -340,13 +402,14 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         if user.role != "admin" and not mine:
             raise HTTPException(403, "you have no assignments in this study")
         admin = None
+        items = db.items(study_id)
         if user.role == "admin":
-            items = db.items(study_id)
-            admin = {"items": items, "rounds": {i.id: db.rounds(i.id) for i in items}, "users": db.users(),
-                     "annotators": db.members(study_id, "annotator"), "checkers": db.members(study_id, "checker"),
-                     "invite": invite}
+            admin = {"review": db.review(study_id), "users": db.users(), "annotators": db.members(study_id, "annotator"),
+                     "checkers": db.members(study_id, "checker"), "invite": invite}
+        else:
+            items = [blinded(i, study.kind) for i in items]
         return page(request, "study.html", study=study, progress=db.progress(study_id), mine=mine, admin=admin,
-                    items={i.id: i for i in db.items(study_id)})
+                    items={i.id: i for i in items})
 
     @app.post("/studies/{study_id}/invite")
     async def study_invite(request: Request, study_id: Id) -> Response:
@@ -355,12 +418,13 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         check_csrf(request, str(form.get("csrf", "")))
         _study_or_404(study_id)
         try:
-            code = studies().invite(str(form.get("role", "")), created_by=user.id)
+            code = studies().invite(str(form.get("role", "")), created_by=user.id, study_id=study_id)
         except ValueError as err:
             raise HTTPException(400, str(err)) from None
         link = f"{request.base_url}invite/{code}"
-        return page(request, "message.html", title="Invite link (shown once)", message=link, link=link,
-                    back=f"/studies/{study_id}")
+        return page(request, "message.html", title="Invite link (shown once)",
+                    message=f"Whoever opens this link once joins this study as a new {form.get('role')}: {link}",
+                    link=link, back=f"/studies/{study_id}")
 
     @app.post("/studies/{study_id}/members")
     async def study_members(request: Request, study_id: Id) -> Response:
@@ -402,6 +466,8 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
             annotations = [a.answer for a in db.item_assignments(item.id)
                            if a.task == "annotate" and a.round == assignment.round and a.final]
         queue = [a.id for a in db.assignments(assignment.user_id, study.id, state="pending")]
+        if db.user(assignment.user_id).role != "admin":
+            item = blinded(item, study.kind)
         return page(request, KINDS[study.kind].template, status=status, study=study, item=item,
                     assignment=assignment, annotations=annotations, error=error, queue=queue,
                     rounds=db.rounds(item.id), review=study.config.get("review"))
@@ -436,9 +502,10 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         user = need_user(request)
         db = studies()
         mine = {a.study_id for a in db.assignments(user.id)}
-        return JSONResponse([{"id": s.id, "name": s.name, "kind": s.kind, "config": s.config,
+        admin = user.role == "admin"  # a study's config may name the methods under judgement: admins only
+        return JSONResponse([{"id": s.id, "name": s.name, "kind": s.kind, **({"config": s.config} if admin else {}),
                               "progress": db.progress(s.id)}
-                             for s in db.studies() if user.role == "admin" or s.id in mine])
+                             for s in db.studies() if admin or s.id in mine])
 
     @app.post("/api/studies")
     async def api_create_study(request: Request) -> JSONResponse:
@@ -473,8 +540,12 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         check_csrf(request)
         body = await _json_body(request)
         try:
-            code = studies().invite(str(body.get("role", "")), created_by=user.id)
-        except ValueError as err:
+            study_id = body.get("study_id")
+            code = studies().invite(str(body.get("role", "")), created_by=user.id,
+                                    study_id=None if study_id is None else int(study_id))
+        except KeyError as err:
+            raise HTTPException(404, str(err.args[0])) from None
+        except (ValueError, TypeError) as err:
             raise HTTPException(400, str(err)) from None
         return JSONResponse({"code": code, "link": f"{request.base_url}invite/{code}"}, status_code=201)
 
@@ -491,8 +562,9 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
     @app.get("/api/assignments/{assignment_id}")
     def api_assignment(request: Request, assignment_id: Id) -> JSONResponse:
         user = need_user(request)
-        assignment, item, _ = _own(user, assignment_id)
-        return JSONResponse({**_assignment_json(assignment), "payload": item.payload})
+        assignment, item, study = _own(user, assignment_id)
+        shown = item if user.role == "admin" else blinded(item, study.kind)
+        return JSONResponse({**_assignment_json(assignment), "item": shown.key, "payload": shown.payload})
 
     @app.post("/api/assignments/{assignment_id}")
     async def api_save(request: Request, assignment_id: Id) -> JSONResponse:
@@ -543,6 +615,27 @@ def _document_api_errors(app: FastAPI) -> None:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def openapi_30(schema: dict[str, Any]) -> dict[str, Any]:
+    """FastAPI's OpenAPI 3.1 schema in the 3.0 form that the packaged Swagger UI (4.x) reads: a ``{"type": "null"}``
+    alternative becomes ``nullable: true``. /api/openapi.json itself stays 3.1."""
+
+    def convert(node: Any) -> Any:
+        if isinstance(node, list):
+            return [convert(x) for x in node]
+        if not isinstance(node, dict):
+            return node
+        node = {k: convert(v) for k, v in node.items()}
+        options = node.get("anyOf")
+        if isinstance(options, list) and {"type": "null"} in options:
+            rest = [o for o in options if o != {"type": "null"}]
+            node.pop("anyOf")
+            node.update(rest[0] if len(rest) == 1 else {"anyOf": rest})
+            node["nullable"] = True
+        return node
+
+    return {**convert(schema), "openapi": "3.0.3"}
 
 
 class _Locked:

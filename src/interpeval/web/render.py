@@ -11,7 +11,9 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-ASSETS = ("app.css", "app.js", "study.js")
+ASSETS = ("app.css", "app.js", "study.js", "swagger-init.js")
+#: the files of Swagger UI that /api/docs loads, served from the installed ``swagger-ui-bundle`` package
+SWAGGER_FILES = {"swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css"}
 
 
 def plotly_js_path() -> Path:
@@ -21,6 +23,17 @@ def plotly_js_path() -> Path:
     except ImportError as err:
         raise RuntimeError("the web views need plotly: pip install 'interpeval[web]'") from err
     return Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+
+
+def swagger_ui_path(name: str) -> Path:
+    """One of :data:`SWAGGER_FILES` as shipped inside the installed ``swagger-ui-bundle`` package (never a CDN)."""
+    if name not in SWAGGER_FILES:
+        raise KeyError(name)
+    try:
+        from swagger_ui_bundle import swagger_ui_path as folder
+    except ImportError as err:
+        raise RuntimeError("the API docs page needs swagger-ui-bundle: pip install 'interpeval[web]'") from err
+    return Path(folder) / name
 
 
 def asset(name: str) -> str:
@@ -35,6 +48,15 @@ def _number(value: Any, digits: int = 3) -> str:
         return "–"
     if isinstance(value, float):
         return f"{value:.{digits}f}"
+    return str(value)
+
+
+def significant(value: Any, digits: int = 3) -> str:
+    """A number with ``digits`` significant digits (0.0183, 12.4, 3.1e-06); "–" for a missing one."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "–"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value:#.{digits}g}".rstrip(".") if abs(value) >= 1e-4 or value == 0 else f"{value:.{digits - 1}e}"
     return str(value)
 
 
@@ -57,6 +79,7 @@ def environment() -> Environment:
                       autoescape=select_autoescape(("html", "xml"), default=True), trim_blocks=True,
                       lstrip_blocks=True)
     env.filters["num"] = _number
+    env.filters["sig"] = significant
     env.filters["when"] = _when
     env.filters["sortkey"] = _sort_key
     env.globals["asset"] = asset

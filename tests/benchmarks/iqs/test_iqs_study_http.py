@@ -45,7 +45,10 @@ def test_complete_study_through_the_http_api(server, tmp_path):
                 payload = client.get(f"/api/assignments/{a['id']}", headers=auth).json()["payload"]
                 assert payload["legend"]["green"].endswith("positive") and len(payload["questions"]) == 5
                 assert "method" not in payload["legend"]["green"]
-                answer = simulated_answer(task, payload, payload["iqs"]["scores"], seed=k * 1000 + n, noise=0.0)
+                assert "iqs" not in payload  # blinded: the method and its scores stay with the admin
+                with Studies(store) as studies:  # the simulated annotator reads the full item the admin's way
+                    full = studies.item(a["item_id"]).payload
+                answer = simulated_answer(task, full, full["iqs"]["scores"], seed=k * 1000 + n, noise=0.0)
                 if n == 0:  # progress is saved and can be resumed before the final answer
                     r = client.post(f"/api/assignments/{a['id']}", json={"answer": answer, "final": False},
                                     headers=auth)

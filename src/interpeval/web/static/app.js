@@ -47,18 +47,20 @@
   function uniq(values) { return Array.from(new Set(values)).sort(); }
   function mean(xs) { const v = xs.filter(function (x) { return x !== null && !isNaN(x); }); return v.length ? v.reduce(function (a, b) { return a + b; }, 0) / v.length : null; }
 
+  // Pearson r, or null where it is undefined (fewer than 2 shared categories, or a constant profile)
   function pearson(a, b) {
-    const n = a.length; if (n < 2) return 0;
+    const n = a.length; if (n < 2) return null;
     const ma = mean(a), mb = mean(b); let sab = 0, saa = 0, sbb = 0;
     for (let i = 0; i < n; i++) { sab += (a[i] - ma) * (b[i] - mb); saa += (a[i] - ma) ** 2; sbb += (b[i] - mb) ** 2; }
-    return saa && sbb ? sab / Math.sqrt(saa * sbb) : 0;
+    return saa && sbb ? sab / Math.sqrt(saa * sbb) : null;
   }
 
   // average-linkage clustering on 1 - r; returns the leaf order
   function clusterOrder(names, profile) {
     const dist = function (x, y) {
       const cats = Object.keys(profile[x]).filter(function (c) { return c in profile[y]; });
-      return 1 - pearson(cats.map(function (c) { return profile[x][c]; }), cats.map(function (c) { return profile[y][c]; }));
+      const r = pearson(cats.map(function (c) { return profile[x][c]; }), cats.map(function (c) { return profile[y][c]; }));
+      return r === null ? 1 : 1 - r;  // no evidence of similarity: as far as uncorrelated profiles
     };
     let clusters = names.map(function (n) { return [n]; });
     while (clusters.length > 1) {
@@ -87,8 +89,12 @@
     const metricSel = document.getElementById("filter-metric");
     metricSel.addEventListener("change", draw);
     const status = document.getElementById("probing-status");
-    const layout = function (title, extra) { return Object.assign({ title: { text: title, font: { size: 14 } }, margin: { l: 110, r: 20, t: 40, b: 90 }, height: 380 }, extra || {}); };
+    // titles left-aligned above the plot area, the toolbar standing vertically at the right: it never covers them
+    const layout = function (title, extra) { return Object.assign({ title: { text: title, font: { size: 14 }, x: 0, xanchor: "left", y: 0.98, yanchor: "top" }, margin: { l: 110, r: 50, t: 60, b: 90 }, height: 380, modebar: { orientation: "v" } }, extra || {}); };
     const config = { displaylogo: false, responsive: true };
+    // every category / language label shown (Plotly skips every second one when they are dense)
+    const everyLabel = function (n) { return { type: "category", dtick: 1, automargin: true, tickfont: { size: n > 20 ? 9 : 11 } }; };
+    const tall = function (n) { return Math.max(380, 16 * n + 150); };
 
     function draw() {
       const metric = metricSel.value;
@@ -113,13 +119,13 @@
         z: order.map(function (l) { return categories.map(function (c) { return c in profile[l] ? profile[l][c] : null; }); }),
         text: order.map(function (l) { return categories.map(function (c) { const r = best[l + "\u0000" + c]; return r ? "layer " + r.layer + ", n=" + r.n_test : ""; }); }),
         hovertemplate: "%{y} · %{x}: %{z:.3f} (%{text})<extra></extra>"
-      }], layout("Language × category: best-layer " + metric), config);
+      }], layout("Language × category: best-layer " + metric, { height: tall(order.length), xaxis: everyLabel(categories.length), yaxis: everyLabel(order.length) }), config);
       // category x layer (mean over the languages shown)
       Plotly.react("plot-layer-cat", [{
         type: "heatmap", x: layers, y: categories, colorscale: "Viridis", hoverongaps: false,
         z: categories.map(function (c) { return layers.map(function (k) { return mean(kept.filter(function (r) { return r.category === c && r.layer === k; }).map(function (r) { return r[metric]; })); }); }),
         hovertemplate: "%{y}, layer %{x}: %{z:.3f}<extra></extra>"
-      }], layout("Category × layer: " + metric + " (mean over shown languages)", { xaxis: { title: { text: "layer" }, dtick: 1 } }), config);
+      }], layout("Category × layer: " + metric + " (mean over shown languages)", { height: tall(categories.length), xaxis: { title: { text: "layer" }, dtick: 1 }, yaxis: everyLabel(categories.length) }), config);
       // layer curves per task (at most 8), with control and majority
       const tasks = uniq(kept.map(function (r) { return r.task + " · " + r.aggregation + " · " + r.probe + " · " + r.model; })).slice(0, 5);
       const traces = [];
@@ -136,11 +142,13 @@
       });
       Plotly.react("plot-curves", traces, layout("Layer curves (first " + tasks.length + " tasks shown; filter to choose)", { height: 460, xaxis: { title: { text: "layer" }, dtick: 1 }, yaxis: { title: { text: "test accuracy" } }, legend: { font: { size: 10 } } }), config);
       // language similarity in cluster order
+      const r = order.map(function (a) { return order.map(function (b) { const cats = Object.keys(profile[a]).filter(function (c) { return c in profile[b]; }); return pearson(cats.map(function (c) { return profile[a][c]; }), cats.map(function (c) { return profile[b][c]; })); }); });
       Plotly.react("plot-clusters", [{
-        type: "heatmap", x: order, y: order, colorscale: "RdBu", zmin: -1, zmax: 1,
-        z: order.map(function (a) { return order.map(function (b) { const cats = Object.keys(profile[a]).filter(function (c) { return c in profile[b]; }); return pearson(cats.map(function (c) { return profile[a][c]; }), cats.map(function (c) { return profile[b][c]; })); }); }),
-        hovertemplate: "%{y} vs %{x}: r = %{z:.2f}<extra></extra>"
-      }], layout("Language clustering: Pearson r of best-layer profiles"), config);
+        type: "heatmap", x: order, y: order, colorscale: "RdBu", zmin: -1, zmax: 1, hoverongaps: false, z: r,
+        text: r.map(function (row) { return row.map(function (v) { return v === null ? "— (undefined: too few shared categories or a constant profile)" : v.toFixed(2); }); }),
+        hovertemplate: "%{y} vs %{x}: r = %{text}<extra></extra>"
+      }], layout("Language clustering: Pearson r of best-layer profiles (blank: r undefined)", { height: tall(order.length), xaxis: everyLabel(order.length), yaxis: everyLabel(order.length) }), config);
+      document.getElementById("plot-clusters").dataset.undefinedPairs = r.reduce(function (n, row) { return n + row.filter(function (v) { return v === null; }).length; }, 0);
     }
     draw();
   }

@@ -1,0 +1,189 @@
+"""Instance pages of every benchmark from one view model, the worst-first instance table, the per-version cache,
+Swagger UI from the installed package, 413 for oversized bodies however sent, and stores written by d35c524."""
+
+import math
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from interpeval.report import views
+from interpeval.store import Store
+from interpeval.store.studies import Studies
+from interpeval.web import create_app
+
+V1_STORE = Path(__file__).resolve().parents[1] / "fixtures" / "store-v1.sqlite"
+
+
+@pytest.fixture(scope="module")
+def client(seeded):
+    path, _ = seeded
+    return TestClient(create_app(path, max_body=64 * 1024))
+
+
+def test_masked_lm_instance_shows_sentence_gold_prediction_and_rationale(client, seeded, seed_facts):
+    path, ids = seeded
+    golden = seed_facts["plm_golden"]
+    with Store(path) as store:
+        stored = store.instance(ids["plm_real"], "0")
+    assert "sent_token" not in stored  # the run stores no words: the page rebuilds them from the golden file
+    view = client.get(f"/api/runs/{ids['plm_real']}/instances/0").json()
+    facts = view["facts"]
+    assert facts["text"] == golden[0][0] and facts["gold"] == "paris"
+    assert facts["prediction"] == stored["top_k"][0]
+    assert facts["probability"] == pytest.approx(math.exp(stored["log_probs"][0]))
+    assert facts["correct"] == bool(stored["hit1"])
+    (heat,) = view["explanations"]
+    assert heat["label"] == "Saliency" and [t["text"] for t in heat["tokens"]] == golden[0][0].split()
+    assert [t["index"] for t in heat["tokens"] if t["gold"]] == golden[0][1]
+    assert sorted(t["index"] for t in heat["tokens"] if t["rationale"]) == sorted(stored["rationale"])
+    assert [p["label"] for p in view["pair"]] == ["original", "perturbed (ins_del)"]
+    page = client.get(f"/runs/{ids['plm_real']}/instances/0").text
+    assert 'class="gold-answer">paris<' in page and f'class="prediction">{stored["top_k"][0]}' in page
+
+
+def test_iqs_explainers_side_by_side_on_one_colour_scale(client, seeded, seed_facts):
+    from interpeval.benchmarks.iqs.tasks import get_task, load_samples
+
+    path, ids = seeded
+    methods = seed_facts["iqs_methods"]
+    run = ids["iqs_input_x_gradient"]
+    with Store(path) as store:
+        (first, *_) = store.instances(run)
+        outputs = {m: store.instance(ids[f"iqs_{m}"], first["instance_id"]) for m in methods}
+        (payload, *_) = store.study_payloads("iqs", "$.iqs.sample_id", first["sample_id"])
+    view = client.get(f"/api/runs/{run}/instances/{first['instance_id']}").json()
+    shown = view["explanations"]
+    assert [h["label"].split()[0] for h in shown] == list(methods)  # this run first, then the others by id
+    assert [h["this"] for h in shown] == [True, False, False]
+    top = max(abs(s) for out in outputs.values() for s in out["scores"])
+    assert view["scale"] == pytest.approx(top)
+    for heat in shown:
+        out = outputs[heat["label"].split()[0]]
+        assert [t["text"] for t in heat["tokens"]] == out["words"]
+        alphas = [float(t["style"].rsplit(",", 1)[1].rstrip(")")) for t in heat["tokens"]]
+        assert alphas == pytest.approx([abs(s) / top for s in out["scores"]], abs=1e-3)
+    sample = {s.id: s for s in load_samples(get_task("sst2"))}[first["sample_id"]]
+    y = payload["iqs"]["y_model"]
+    assert view["facts"]["text"] == sample.text and view["facts"]["gold"] == sample.label
+    assert view["facts"]["prediction"] == ("positive" if y[1] > y[0] else "negative")
+    page = client.get(f"/runs/{run}/instances/{first['instance_id']}").text
+    assert page.count('<div class="heatmap"') == 3 and "3 side by side" in page
+
+
+def test_instance_table_is_worst_first_sortable_and_filterable(seeded):
+    path, ids = seeded
+    with Store(path) as store:
+        f1 = {r["instance_id"]: r["f1"] for r in store.instances(ids["plm_real"])}
+        table = views.instance_table(store, ids["plm_real"])
+        assert table["sort"] == "token_f1" and not table["descending"]
+        assert [r["id"] for r in table["rows"]] == sorted(f1, key=f1.get)
+        best = max(f1.values())
+        kept = views.instance_table(store, ids["plm_real"], query=f"token_f1>={best}")
+        assert [r["id"] for r in kept["rows"]] == [i for i in f1 if f1[i] >= best]
+        assert [r["id"] for r in views.instance_table(store, ids["plm_real"], "id", True)["rows"]] == \
+            sorted(f1, reverse=True)
+
+
+def test_views_are_cached_until_the_store_changes(seeded, monkeypatch, tmp_path):
+    path, _ = seeded
+    copy = tmp_path / "copy.sqlite"
+    with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    calls = []
+    original = views.leaderboards
+    monkeypatch.setattr(views, "leaderboards", lambda *a: calls.append(1) or original(*a))
+    client = TestClient(create_app(copy))
+    for _ in range(3):
+        assert client.get("/leaderboards").status_code == 200
+    assert client.get("/leaderboards/expmrc.csv").status_code == 200
+    assert len(calls) == 1
+    with Store(copy) as other:  # another process's write (the CLI recording a run) makes a new store version
+        run = other.run("attribute", {"method": "new"}, model="m")
+        run.record("x", {"text": "new"}, {"sum": 1.0})
+    assert client.get("/leaderboards").status_code == 200 and len(calls) == 2
+
+
+def test_swagger_ui_is_served_from_the_installed_package(client):
+    page = client.get("/api/docs")
+    assert page.status_code == 200 and "http" not in page.text.replace("http-equiv", "")  # nothing remote
+    for name in ("swagger-ui-bundle.js", "swagger-ui.css"):
+        assert client.get(f"/static/swagger/{name}").status_code == 200
+    assert client.get("/static/swagger/../app.py").status_code == 404
+    assert "SwaggerUIBundle" in client.get("/static/swagger-init.js").text
+    original, shown = client.get("/api/openapi.json"), client.get("/api/docs/openapi-3.0.json")
+    assert original.json()["openapi"].startswith("3.1") and '{"type":"null"}' in original.text.replace(" ", "")
+    assert shown.json()["openapi"] == "3.0.3" and '{"type":"null"}' not in shown.text.replace(" ", "")
+    assert shown.json()["paths"].keys() == original.json()["paths"].keys()
+
+
+@pytest.mark.parametrize("chunked", [True, False])
+def test_an_oversized_body_is_413_however_it_is_sent(client, chunked):
+    body = b'{"answer": {"pad": "' + b"x" * (100 * 1024) + b'"}}'
+    content = (body[i:i + 4096] for i in range(0, len(body), 4096)) if chunked else body
+    response = client.post("/api/assignments/1", content=content, headers={"Authorization": "Bearer 1.x",
+                                                                            "Content-Type": "application/json"})
+    assert response.status_code == 413 and "over 65536 bytes" in response.json()["detail"]
+
+
+def test_a_store_written_by_d35c524_opens_and_is_migrated(tmp_path):
+    store = tmp_path / "old.sqlite"
+    shutil.copy(V1_STORE, store)
+    with sqlite3.connect(store) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 0  # written before versions were kept
+    client = TestClient(create_app(store))
+    assert [r["benchmark"] for r in client.get("/api/runs").json()] == ["attribute", "attribute", "plm_rationale"]
+    assert client.get("/runs/1/instances/line-1").status_code == 200
+    view = client.get("/api/runs/3/instances/0").json()  # an old masked-LM record whose golden file is gone
+    assert view["facts"]["prediction"] == "paris" and view["facts"]["gold"] is None
+    with Studies(store) as studies:
+        assert studies.store.schema_version == 2
+        (record,) = studies.export(1)
+        assert record["answers"][0]["answer"] == {"note": "answered before the migration"}
+        code = studies.invite("annotator", created_by=1, study_id=1)  # the column migration 2 added
+        user, _ = studies.accept_invite(code, "new")
+        assert [a.study_id for a in studies.assignments(user.id)] == [1]
+
+
+def test_a_store_from_a_newer_version_is_refused(tmp_path):
+    from interpeval.errors import DataError
+
+    store = tmp_path / "new.sqlite"
+    Store(store).close()
+    with sqlite3.connect(store) as conn:
+        conn.execute("PRAGMA user_version = 99")
+    with pytest.raises(DataError, match="newer interpeval"):
+        Store(store)
+
+
+def test_evaluate_run_is_one_explainer_by_metric_table(client, seeded):
+    import re
+
+    from interpeval import metrics as registry
+
+    path, ids = seeded
+    with Store(path) as store:
+        info = store.get_run(ids["evaluate"])
+        stored = {(m["group"], m["name"]): m["value"] for m in store.metrics(ids["evaluate"]) if m["instance_id"] == ""}
+        table = views.evaluate_table(store, ids["evaluate"])
+        assert views.run_metrics(store, ids["evaluate"]) == []  # no long-form duplicate rows
+    assert [r["explainer"] for r in table["rows"]] == ["gradient", "input_x_gradient", "random"]
+    assert [r["baseline"] for r in table["rows"]] == [False, False, True]
+    assert table["metrics"] == [m for m in info.config["metrics"]]
+    for name in table["metrics"]:
+        cells = {r["explainer"]: r["cells"][name] for r in table["rows"]}
+        assert cells["gradient"]["value"] == stored[(f"gradient/{name}", "mean")]
+        assert cells["gradient"]["n"] == stored[(f"gradient/{name}", "n")]
+        better = max if registry.get(name).info.higher_is_better else min
+        best = better(("gradient", "input_x_gradient"), key=lambda label: cells[label]["value"])
+        assert [label for label, c in cells.items() if c["best"]] == [best]
+    page = client.get(f"/runs/{ids['evaluate']}").text
+    section = page.split('id="evaluate-table"')[1].split("</table>")[0]
+    assert section.count("<tr") == 4 and section.count("★") == len(table["metrics"])
+    first = table["rows"][0]["cells"][table["metrics"][0]]["value"]
+    assert f"{first:#.3g}".rstrip(".") in section  # 3 significant digits, not one decimal
+    assert re.search(r"\[[-\d.e]+, [-\d.e]+\] n=3", section)
+    board = next(t for t in client.get("/api/leaderboards").json() if t["benchmark"] == "evaluate")
+    assert [r["explainer"] for r in board["rows"]] == ["gradient", "input_x_gradient", "random (random baseline)"]
