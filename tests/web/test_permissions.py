@@ -49,6 +49,8 @@ ROUTES = [
     ("GET", "/leaderboards/quackie.csv", None, _all(200)),
     ("GET", "/probing", None, _all(200)),
     ("GET", "/static/plotly.min.js", None, _all(200)),
+    ("GET", "/static/swagger/swagger-ui.css", None, _all(200)),
+    ("GET", "/api/docs/openapi-3.0.json", None, _all(200)),
     ("GET", "/api/runs", None, _all(200)),
     ("GET", "/api/runs/{R}", None, _all(200)),
     ("GET", "/api/runs/{R}/instances/{I}", None, _all(200)),
@@ -147,6 +149,6 @@ def test_every_route_of_the_app_is_in_the_table(seeded):
               if method != "HEAD" and route.path not in ("/api/docs", "/api/openapi.json", "/docs/oauth2-redirect", "/static/{name}")}
     tabled = {(m, p.split("?")[0].replace("{R}", "{run_id}").replace("{I}", "{instance_id}")
                .replace("{S}", "{study_id}").replace("{A}", "{assignment_id}")
-               .replace("/invite/not-a-code", "/invite/{code}").replace("quackie.csv", "{benchmark}.csv"))
+               .replace("/invite/not-a-code", "/invite/{code}").replace("quackie.csv", "{benchmark}.csv").replace("swagger-ui.css", "{name}"))
               for m, p, *_ in ROUTES}
     assert served <= tabled, sorted(served - tabled)
