@@ -221,8 +221,12 @@ def _segment_span(seq: Sequence[int | None], offsets: Sequence[tuple[int, int]],
 def _choice_evidence(enc: Any, b: int, example: ChoiceExample) -> tuple[int, int]:
     """Token span of a choice item's evidence in its context (segment 0), the same in every choice's row, or (0, 0)
     when a row truncated part of it away (the evidence head reads the rows' average)."""
-    spans = {_segment_span(seq, offsets, 0, example.evidence_start, example.evidence_text)
-             for seq, offsets in zip(enc["sequence_ids"][b], enc["offset_mapping"][b], strict=True)}
+    start, text = example.evidence_start, example.evidence_text or ""
+    spans = set()
+    for seq, offsets in zip(enc["sequence_ids"][b], enc["offset_mapping"][b], strict=True):
+        first, last = _segment_span(seq, offsets, 0, start, text)
+        whole = (first, last) != (0, 0) and offsets[last][1] >= (start or 0) + len(text)
+        spans.add((first, last) if whole else (0, 0))
     return spans.pop() if len(spans) == 1 else (0, 0)
 
 
