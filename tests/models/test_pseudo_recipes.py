@@ -91,7 +91,7 @@ def test_cmrc_pseudo_builder_trains_on_cmrc_train_and_the_clean_trial_dev():
     for context, qa in silver[::53]:
         e = examples[(context, qa["question"])]
         assert e.evidence_text == qa["evidences"][0] and context.find(e.evidence_text) == e.evidence_start
-    # every answer sits at its offset (the 21 one-character-off offsets of the file are moved)
+    # every answer sits at its offset (the 21 + 7 one-character-off offsets of the files are moved)
     assert all(e.context[e.answer_start:e.answer_start + len(e.answer_text)] == e.answer_text
                for e in examples.values())
     for test, file in (("expmrc-cmrc2018", "expmrc/cmrc2018/expmrc-cmrc2018-dev.json"), ("xquad-zh", "xquad/xquad.zh.json")):
