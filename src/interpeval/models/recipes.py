@@ -810,7 +810,7 @@ RECIPES: dict[str, Recipe] = {r.name: r for r in [
     # ExpMRC's pseudo-data training (the paper's Table 3 rows) on the CMRC 2018 and C3 train sets: answer loss +
     # λ × evidence loss on the silver evidence, λ = 0.1 as the released baseline (run_se_mrc.py / run_mc_mrc.py
     # loss_lambda; `--set evidence_lambda=...` sweeps it). NOT TRAINED YET (no GPU in the session that wrote them;
-    # about 9 and 8 CPU hours on 2 cores, docs/expmrc.md). me5-small-cmrc-pseudo is to replace the shipped
+    # about 12.5 and 29 h on 2 idle cores as projected in docs/expmrc.md). me5-small-cmrc-pseudo is to replace the shipped
     # me5-small-cmrc, whose artifact its own recipe above still reproduces, once trained to its targets.
     Recipe("me5-small-cmrc-pseudo", "extractive-qa", "me5-small",
            "Chinese extractive QA + evidence head by ExpMRC's pseudo-data training: multilingual-e5-small fully "
