@@ -374,3 +374,40 @@ def test_cli_train_and_models(tmp_path):
         for test in card.get("heldout", {}).values():
             primary = next(v for v in test["metrics"].values() if isinstance(v, float))
             assert any(f"({test['n']})" in row and f"{primary:.3f}" in row for row in rows)
+
+
+def test_choice_evidence_head_targets_loss_and_prediction():
+    """ExpMRC's multiple-choice evidence head: targets are the evidence's context tokens (the same in every choice's
+    row, dropped when truncation cuts them), the loss adds λ × the mean start/end CE, and the predicted evidence is
+    a span of the context."""
+    from interpeval.models.train import _batch, _loss
+
+    context = "the cat sat on the mat. the dog ran in the park. a bird sang."
+    evidence = "the dog ran in the park."
+    examples = [ChoiceExample(context, "who ran?", ["the dog", "the cat", "a bird"], 0, context.index(evidence),
+                              evidence),
+                ChoiceExample(context, "who sang?", ["a bird", "the cat"], 0, context.index("a bird"), "a bird sang.")]
+    model = tiny("multiple-choice", evidence_head=True)
+    batch = _batch(model, "multiple-choice", examples)
+    for b, e in enumerate(examples):
+        start, end = int(batch["evidence_start"][b]), int(batch["evidence_end"][b])
+        for offsets in batch["inputs"]["offset_mapping"][b]:
+            assert context[offsets[start][0]:offsets[end][1]] == e.evidence_text
+    assert batch["evidence_keep"].tolist() == [True, True]
+    model.max_length = 16  # the evidence of the first item no longer fits: not learnt from
+    assert _batch(model, "multiple-choice", examples[:1])["evidence_keep"].tolist() == [False]
+    model.max_length = 128
+
+    with torch.no_grad():
+        out = model.forward(batch["inputs"])
+        ce = torch.nn.functional.cross_entropy
+        evidence_ce = (ce(out["evidence_start_logits"], batch["evidence_start"])
+                       + ce(out["evidence_end_logits"], batch["evidence_end"])) / 2
+        plain, weighted = (_loss(model, "multiple-choice", batch, lam) for lam in (0.0, 0.3))
+    torch.testing.assert_close(weighted - plain, 0.3 * evidence_ce)
+
+    preds = model.predict_evidence([e.context for e in examples],
+                                   [[choice_pair(e.question, o) for o in e.options[:2]] for e in examples])
+    for p in preds:
+        ev = p["evidence"]
+        assert p["choice"] in (0, 1) and ev["text"] and context[ev["start"]:ev["end"]] == ev["text"]

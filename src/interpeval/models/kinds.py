@@ -305,24 +305,40 @@ class ExtractiveQAModel(Model):
 
     def _span(self, enc: BatchEncoding, row: int, context: str, start: torch.Tensor, end: torch.Tensor,
               allowed: torch.Tensor, max_tokens: int) -> dict[str, Any]:
-        if not bool(allowed.any()):
-            return {"text": "", "start": 0, "end": 0, "score": float("-inf")}
-        i, j, score = self._best_span(start.float(), end.float(), allowed, max_tokens)
-        char_start, char_end = enc["offset_mapping"][row][i][0], enc["offset_mapping"][row][j][1]
-        return {"text": context[char_start:char_end], "start": char_start, "end": char_end, "score": score}
+        return context_span(enc["offset_mapping"][row], context, start, end, allowed, max_tokens)
+
+
+def context_span(offsets: Sequence[tuple[int, int]], context: str, start: torch.Tensor, end: torch.Tensor,
+                 allowed: torch.Tensor, max_tokens: int) -> dict[str, Any]:
+    """The best span of the ``allowed`` (context) tokens as ``{"text", "start", "end", "score"}`` (char offsets)."""
+    if not bool(allowed.any()):
+        return {"text": "", "start": 0, "end": 0, "score": float("-inf")}
+    i, j, score = ExtractiveQAModel._best_span(start.float(), end.float(), allowed, max_tokens)
+    char_start, char_end = offsets[i][0], offsets[j][1]
+    return {"text": context[char_start:char_end], "start": char_start, "end": char_end, "score": score}
 
 
 class MultipleChoiceModel(Model):
     """Context + options → choice; ``tokenize(texts, options)`` where ``options[b]`` lists the choices of text b.
 
-    Each choice is encoded as the pair (text, option); tensors are ``[B, n_choices, L]``.
+    Each choice is encoded as the pair (text, option); tensors are ``[B, n_choices, L]``. An optional evidence head
+    (hidden → 2, as ExpMRC's multiple-choice baseline ``run_mc_mrc.py``) scores evidence start/end over the context
+    tokens from the last hidden states averaged over the choices; it is trained by :mod:`interpeval.models.train`.
     """
 
     kind = "multiple-choice"
     targets = ("choice_prob",)
 
+    def __init__(self, hf: Any, tokenizer: Any, name: str, device: str | torch.device = "cpu",
+                 batch_size: int = 32, max_length: int = 512, evidence_head: torch.nn.Module | None = None) -> None:
+        super().__init__(hf, tokenizer, name, device, batch_size, max_length)
+        self.evidence_head = evidence_head
+
     def tokenize(self, texts: str | Sequence[str], pairs: Sequence[Sequence[str]] | None = None) -> BatchEncoding:
-        """Encode every (text, option) pair; all items of a batch must have the same number of options."""
+        """Encode every (text, option) pair; all items of a batch must have the same number of options.
+
+        ``offset_mapping[b][k]`` and ``sequence_ids[b][k]`` (0 = text, 1 = option, None = special) describe the
+        row of text b with option k."""
         texts = _as_list(texts, "texts")
         if pairs is None or len(pairs) != len(texts):
             raise ValueError("multiple-choice needs one list of options per text (pairs)")
@@ -332,9 +348,23 @@ class MultipleChoiceModel(Model):
         n = sizes.pop()
         flat = super().tokenize([t for t in texts for _ in range(n)], [o for opts in pairs for o in opts])
         offsets = flat.pop("offset_mapping")
+        sequence_ids = [flat.sequence_ids(i) for i in range(len(texts) * n)]
         enc = BatchEncoding({k: v.view(len(texts), n, -1) for k, v in flat.items()})
         enc["offset_mapping"] = [offsets[b * n:(b + 1) * n] for b in range(len(texts))]
+        enc["sequence_ids"] = [sequence_ids[b * n:(b + 1) * n] for b in range(len(texts))]
         return enc
+
+    def forward(self, inputs: dict[str, Any], **kwargs: Any) -> Any:
+        """HF forward plus ``evidence_start_logits`` / ``evidence_end_logits`` ``[B, L]`` with an evidence head."""
+        if self.evidence_head is None:
+            return super().forward(inputs, **kwargs)
+        out = super().forward(inputs, **{**kwargs, "output_hidden_states": True})
+        batch, n = out.logits.shape
+        hidden = out.hidden_states[-1]
+        logits = self.evidence_head(hidden.view(batch, n, *hidden.shape[1:]).mean(1))
+        out["evidence_start_logits"] = logits[..., 0]
+        out["evidence_end_logits"] = logits[..., 1]
+        return out
 
     def _score(self, output: Any, inputs: dict[str, Any], target: Target) -> torch.Tensor:
         return _pick(torch.softmax(output.logits, dim=-1), target.index)
@@ -343,6 +373,25 @@ class MultipleChoiceModel(Model):
         """Predicted choice ids ``[N]``."""
         return np.concatenate([out.logits.argmax(-1).cpu().numpy()
                                for _, out in self._batches(_as_list(texts, "texts"), pairs)])
+
+    def predict_evidence(self, texts: str | Sequence[str], pairs: Sequence[Sequence[str]] | None = None, *,
+                         max_evidence_tokens: int = 200) -> list[dict[str, Any]]:
+        """Predicted choice and evidence per text: ``{"choice": int, "evidence": {"text", "start", "end",
+        "score"}}``, the evidence being the best span of at most ``max_evidence_tokens`` tokens (ExpMRC's 200) of
+        the context part every choice's row kept."""
+        if self.evidence_head is None:
+            raise ValueError(f"{self.name}: no evidence head (train one with evidence on the examples)")
+        texts = _as_list(texts, "texts")
+        results: list[dict[str, Any]] = []
+        for enc, out in self._batches(texts, pairs):
+            for b in range(out.logits.shape[0]):
+                rows = enc["sequence_ids"][b]
+                allowed = torch.tensor([all(r[i] == 0 for r in rows) for i in range(len(rows[0]))], device=self.device)
+                evidence = context_span(enc["offset_mapping"][b][0], texts[len(results)],
+                                        out["evidence_start_logits"][b], out["evidence_end_logits"][b], allowed,
+                                        max_evidence_tokens)
+                results.append({"choice": int(out.logits[b].argmax()), "evidence": evidence})
+        return results
 
 
 class EncoderModel(Model):
@@ -364,6 +413,9 @@ class EncoderModel(Model):
             out.append(torch.nn.functional.normalize(mean.float(), dim=-1).cpu().numpy())
         return np.concatenate(out)
 
+
+#: the kinds that may carry an evidence head (ExpMRC's evidence span over the context)
+EVIDENCE_KINDS = ("extractive-qa", "multiple-choice")
 
 KIND_CLASSES: dict[str, type[Model]] = {
     cls.kind: cls for cls in (MaskedLMModel, SequenceClassificationModel, RegressionModel, ExtractiveQAModel,

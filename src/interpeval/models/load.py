@@ -1,7 +1,7 @@
 """``load()``: one entry point from a zoo name, a local directory or a hub id to a :class:`Model`.
 
-A directory is either a Hugging Face checkpoint (``config.json``; an ``evidence_head.safetensors`` next to a QA
-model adds the evidence head) or an *overlay* written by :func:`interpeval.models.train.train` with
+A directory is either a Hugging Face checkpoint (``config.json``; an ``evidence_head.safetensors`` next to a QA or
+multiple-choice model adds the evidence head) or an *overlay* written by :func:`interpeval.models.train.train` with
 ``train_layers``: ``overlay.json`` names the base model and ``overlay.safetensors`` holds only the weights that
 training changed, so trained artifacts stay a few MB.
 """
@@ -18,7 +18,7 @@ import torch
 
 from interpeval.errors import InterpevalError
 from interpeval.models.base import KINDS, Model
-from interpeval.models.kinds import KIND_CLASSES, hf_class, kind_from_config
+from interpeval.models.kinds import EVIDENCE_KINDS, KIND_CLASSES, hf_class, kind_from_config
 from interpeval.models.tiny import head_overrides, tiny_hf
 
 OVERLAY_JSON = "overlay.json"
@@ -57,7 +57,7 @@ def load(name_or_path: str | os.PathLike[str], kind: str | None = None, device: 
     dev = resolve_device(device)
     hf.to(device=dev, dtype=torch_dtype).eval()
     extra: dict[str, Any] = {}
-    if kind == "extractive-qa":
+    if kind in EVIDENCE_KINDS:
         extra["evidence_head"] = None if evidence is None else evidence.to(device=dev, dtype=torch_dtype).eval()
     limit = min(int(getattr(tokenizer, "model_max_length", 512) or 512), 512)
     return KIND_CLASSES[kind](hf, tokenizer, str(name_or_path), dev, batch_size, max_length or limit, **extra)
@@ -125,7 +125,7 @@ def _checkpoint(source: str, kind: str | None, num_labels: int | None,
         hf_logging.set_verbosity(verbosity)
     evidence = None
     ev_path = Path(source) / EVIDENCE_WEIGHTS
-    if kind == "extractive-qa" and ev_path.exists():
+    if kind in EVIDENCE_KINDS and ev_path.exists():
         state = load_file(str(ev_path))
         evidence = torch.nn.Linear(state["weight"].shape[1], 2)
         evidence.load_state_dict({k: v.float() for k, v in state.items()})

@@ -13,7 +13,7 @@ from typing import Any
 import torch
 
 from interpeval.models.base import Model
-from interpeval.models.kinds import KIND_CLASSES, hf_class
+from interpeval.models.kinds import EVIDENCE_KINDS, KIND_CLASSES, hf_class
 
 #: 2 layers, hidden 32: small enough that a forward + backward pass takes milliseconds on CPU.
 TINY_CONFIG = {"hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 64,
@@ -50,10 +50,11 @@ def tiny_hf(kind: str, seed: int = 0, num_labels: int | None = None) -> tuple[An
 
 def tiny(kind: str, seed: int = 0, *, evidence_head: bool = False, num_labels: int | None = None,
          batch_size: int = 32, max_length: int = 128) -> Model:
-    """A tiny random :class:`Model` of ``kind`` on CPU (extractive-qa optionally with a random evidence head)."""
+    """A tiny random :class:`Model` of ``kind`` on CPU (extractive-qa and multiple-choice optionally with a random
+    evidence head)."""
     hf, tokenizer = tiny_hf(kind, seed, num_labels)
     extra: dict[str, Any] = {}
-    if kind == "extractive-qa":
+    if kind in EVIDENCE_KINDS:
         head = None
         if evidence_head:
             with torch.random.fork_rng(devices=[]):
@@ -61,5 +62,5 @@ def tiny(kind: str, seed: int = 0, *, evidence_head: bool = False, num_labels: i
                 head = torch.nn.Linear(hf.config.hidden_size, 2)
         extra["evidence_head"] = head
     elif evidence_head:
-        raise ValueError("evidence_head is only for extractive-qa")
+        raise ValueError(f"evidence_head is only for {' and '.join(EVIDENCE_KINDS)}")
     return KIND_CLASSES[kind](hf, tokenizer, f"tiny-{kind}", "cpu", batch_size, max_length, **extra)

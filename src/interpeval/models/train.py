@@ -31,6 +31,7 @@ import torch
 from interpeval.errors import DataError, InterpevalError
 from interpeval.models import zoo
 from interpeval.models.base import Model
+from interpeval.models.kinds import EVIDENCE_KINDS
 from interpeval.models.load import OVERLAY_JSON, OVERLAY_WEIGHTS, load
 
 CHECKPOINT = "checkpoint.pt"
@@ -63,12 +64,15 @@ class QAExample:
 
 @dataclass
 class ChoiceExample:
-    """A multiple-choice item: context, question (``_`` marks a cloze blank), options, gold option index."""
+    """A multiple-choice item: context, question (``_`` marks a cloze blank), options, gold option index, and
+    optionally an evidence span of the context (character start and text) for the evidence head."""
 
     context: str
     question: str
     options: list[str]
     label: int
+    evidence_start: int | None = None
+    evidence_text: str | None = None
 
 
 @dataclass
@@ -208,12 +212,37 @@ def choice_pair(question: str, option: str) -> str:
 
 def _char_to_tokens(enc: Any, row: int, start: int, text: str) -> tuple[int, int]:
     """Token span of a context char span, or (0, 0) (the [CLS] null answer) when absent or truncated away."""
-    if start < 0 or not text:
+    return _segment_span(enc.sequence_ids(row), enc["offset_mapping"][row], 1, start, text)
+
+
+def _segment_span(seq: Sequence[int | None], offsets: Sequence[tuple[int, int]], segment: int, start: int | None,
+                  text: str | None) -> tuple[int, int]:
+    """Token span of the char span ``start`` + ``text`` of sequence ``segment``, or (0, 0) when absent or truncated
+    away."""
+    if start is None or start < 0 or not text:
         return 0, 0
     end = start + len(text)
-    seq, offsets = enc.sequence_ids(row), enc["offset_mapping"][row]
-    inside = [i for i, s in enumerate(seq) if s == 1 and offsets[i][1] > start and offsets[i][0] < end]
+    inside = [i for i, s in enumerate(seq) if s == segment and offsets[i][1] > start and offsets[i][0] < end]
     return (inside[0], inside[-1]) if inside else (0, 0)
+
+
+def _choice_evidence(enc: Any, b: int, example: ChoiceExample) -> tuple[int, int]:
+    """Token span of a choice item's evidence in its context (segment 0), the same in every choice's row, or (0, 0)
+    when a row truncated part of it away (the evidence head reads the rows' average)."""
+    start, text = example.evidence_start, example.evidence_text or ""
+    spans = set()
+    for seq, offsets in zip(enc["sequence_ids"][b], enc["offset_mapping"][b], strict=True):
+        first, last = _segment_span(seq, offsets, 0, start, text)
+        whole = (first, last) != (0, 0) and offsets[last][1] >= (start or 0) + len(text)
+        spans.add((first, last) if whole else (0, 0))
+    return spans.pop() if len(spans) == 1 else (0, 0)
+
+
+def _evidence_targets(spans: Sequence[tuple[int, int]], device: torch.device) -> dict[str, torch.Tensor]:
+    """The evidence head's targets: start and end positions, and which rows have an evidence span to learn."""
+    return {"evidence_start": torch.tensor([s for s, _ in spans], device=device),
+            "evidence_end": torch.tensor([t for _, t in spans], device=device),
+            "evidence_keep": torch.tensor([span != (0, 0) for span in spans], device=device)}
 
 
 def _is_cjk(token: str) -> bool:
@@ -274,8 +303,11 @@ def _batch(model: Model, kind: str, examples: Sequence[Any], generator: torch.Ge
         options = [[choice_pair(e.question, o) for o in e.options] + [""] * (n - len(e.options)) for e in examples]
         enc = model.tokenize([e.context for e in examples], options)
         valid = torch.tensor([[i < len(e.options) for i in range(n)] for e in examples], device=model.device)
-        return {"inputs": enc, "labels": torch.tensor([e.label for e in examples], device=model.device),
-                "valid": valid}
+        out = {"inputs": enc, "labels": torch.tensor([e.label for e in examples], device=model.device),
+               "valid": valid}
+        if any(e.evidence_text for e in examples):
+            out.update(_evidence_targets([_choice_evidence(enc, b, e) for b, e in enumerate(examples)], model.device))
+        return out
     if kind == "extractive-qa":
         enc = model.tokenize([e.question for e in examples], [e.context for e in examples])
         spans = [_char_to_tokens(enc, i, e.answer_start, e.answer_text) for i, e in enumerate(examples)]
@@ -285,11 +317,9 @@ def _batch(model: Model, kind: str, examples: Sequence[Any], generator: torch.Ge
                "end": torch.tensor([t for _, t in spans], device=model.device),
                "keep": torch.tensor(keep, device=model.device)}
         if any(e.evidence_text for e in examples):
-            ev = [_char_to_tokens(enc, i, e.evidence_start if e.evidence_start is not None else -1,
-                                  e.evidence_text or "") for i, e in enumerate(examples)]
-            out["evidence_start"] = torch.tensor([s for s, _ in ev], device=model.device)
-            out["evidence_end"] = torch.tensor([t for _, t in ev], device=model.device)
-            out["evidence_keep"] = torch.tensor([span != (0, 0) for span in ev], device=model.device)
+            out.update(_evidence_targets([_char_to_tokens(enc, i, e.evidence_start if e.evidence_start is not None
+                                                          else -1, e.evidence_text or "")
+                                          for i, e in enumerate(examples)], model.device))
         return out
     enc = model.tokenize([e.text for e in examples])
     ids, labels = _mask_words(model, enc, generator or torch.Generator().manual_seed(0))
@@ -314,7 +344,8 @@ def _masked_ce(logits: torch.Tensor, target: torch.Tensor, keep: torch.Tensor) -
 
 def _loss(model: Model, kind: str, batch: dict, evidence_lambda: float) -> torch.Tensor:
     """Cross-entropy (MSE for regression); masked-lm only at the masked tokens; QA: mean of start/end CE over
-    the rows whose answer survived truncation, + λ · the same on the evidence head."""
+    the rows whose answer survived truncation; QA and multiple choice + λ · the mean start/end CE of the evidence
+    head over the rows whose evidence survived truncation (ExpMRC's pseudo-data training)."""
     ce = torch.nn.functional.cross_entropy
     if kind == "masked-lm":
         chosen = batch["labels"] != -100
@@ -325,10 +356,12 @@ def _loss(model: Model, kind: str, batch: dict, evidence_lambda: float) -> torch
     if kind == "sequence-classification":
         return ce(out.logits.float(), batch["labels"])
     if kind == "multiple-choice":
-        return ce(out.logits.float().masked_fill(~batch["valid"], float("-inf")), batch["labels"])
-    keep = batch["keep"].float()
-    loss = (_masked_ce(out.start_logits, batch["start"], keep) + _masked_ce(out.end_logits, batch["end"], keep)) / 2
-    if "evidence_start" in batch and model.evidence_head is not None:
+        loss = ce(out.logits.float().masked_fill(~batch["valid"], float("-inf")), batch["labels"])
+    else:
+        keep = batch["keep"].float()
+        loss = (_masked_ce(out.start_logits, batch["start"], keep)
+                + _masked_ce(out.end_logits, batch["end"], keep)) / 2
+    if "evidence_start" in batch and getattr(model, "evidence_head", None) is not None:
         ev_keep = batch["evidence_keep"].float()
         evidence = (_masked_ce(out["evidence_start_logits"], batch["evidence_start"], ev_keep)
                     + _masked_ce(out["evidence_end_logits"], batch["evidence_end"], ev_keep)) / 2
@@ -387,11 +420,19 @@ def evaluate(model: Model, kind: str, examples: Sequence[Any], seed: int = 0) ->
         by_size: dict[int, list[Any]] = {}
         for e in examples:  # a batch needs one number of options: items are grouped by it
             by_size.setdefault(len(e.options), []).append(e)
+        with_evidence = model.evidence_head is not None and any(e.evidence_text for e in examples)
+        evidence: list[float] = []
         for group in by_size.values():
-            pred = model.predict([e.context for e in group],
-                                 [[choice_pair(e.question, o) for o in e.options] for e in group])
+            texts, options = [e.context for e in group], [[choice_pair(e.question, o) for o in e.options] for e in group]
+            if with_evidence:
+                preds = model.predict_evidence(texts, options)
+                pred = [p["choice"] for p in preds]
+                evidence += [_answer_f1(e.evidence_text or "", p["evidence"]["text"]) for e, p in zip(group, preds,
+                                                                                                     strict=True)]
+            else:
+                pred = model.predict(texts, options)
             correct += sum(int(p) == e.label for p, e in zip(pred, group, strict=True))
-        return {"accuracy": correct / len(examples)}
+        return {"accuracy": correct / len(examples), **({"evidence_f1": float(np.mean(evidence))} if evidence else {})}
     if kind == "extractive-qa":
         preds = model.predict([e.question for e in examples], [e.context for e in examples])
         has_null = any(e.answer_start < 0 for e in examples)
@@ -568,7 +609,7 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
 
     model = load(init or base, kind=kind, device=device, batch_size=batch_size, max_length=max_length,
                  num_labels=num_labels)
-    if kind == "extractive-qa" and model.evidence_head is None and any(e.evidence_text for e in examples):
+    if kind in EVIDENCE_KINDS and model.evidence_head is None and any(e.evidence_text for e in examples):
         with torch.random.fork_rng(devices=[]):
             torch.manual_seed(seed)
             model.evidence_head = torch.nn.Linear(model.hf.config.hidden_size, 2).to(model.device)
@@ -628,7 +669,7 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
     started = time.perf_counter()
     first = step
     model.hf.train()
-    if model.kind == "extractive-qa" and model.evidence_head is not None:
+    if getattr(model, "evidence_head", None) is not None:
         model.evidence_head.train()
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -677,7 +718,7 @@ def train(kind: str, base: str, examples: Sequence[Any], out_dir: str | Path, *,
             "n_train": len(train_idx), "n_eval": len(eval_idx), "eval_fraction": eval_fraction,
             "metrics": metrics, "steps": step, "epochs": step / steps_per_epoch, "seed": seed, "lr": lr,
             "batch_size": batch_size, "max_length": max_length, "train_layers": train_layers,
-            "evidence_lambda": evidence_lambda if kind == "extractive-qa" else None, "device": str(model.device),
+            "evidence_lambda": evidence_lambda if kind in EVIDENCE_KINDS else None, "device": str(model.device),
             "wall_time_s": round(wall, 1), "command": command or "interpeval.models.train.train(...)",
             "storage": storage_label(delta_bits, delta_rank),
             "selection": {"n_dev": len(dev), "metric": primary, "best_step": best["step"],
