@@ -24,7 +24,7 @@ from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from interpeval.exec.base import Executor
+from interpeval.exec.base import Executor, current_executor
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,8 @@ class Benchmark(ABC):
 
     #: items per :meth:`compute` call (and per progress step)
     chunk: int = 8
+    #: whether :meth:`compute` may run on other workers (False: it makes no model pass, or distributes itself)
+    distributable: ClassVar[bool] = True
     name: ClassVar[str] = ""
 
     @abstractmethod
@@ -105,8 +107,9 @@ def resume(benchmark: Benchmark, store: Any, progress: Callable[[int, int], None
            executor: Executor | None = None) -> Outcome:
     """Run ``benchmark`` in ``store``: reuse every stored output, compute the missing ones, record, summarize.
 
-    The missing items are cut into chunks (:func:`plan_chunks`) and computed by ``executor`` (default: in this
-    process; :mod:`interpeval.exec`): only the missing chunks are sent, results come back in chunk order and this
+    The missing items are cut into chunks (:func:`plan_chunks`) and computed by ``executor`` (default: the one
+    set by :func:`interpeval.exec.using`, else this process; always this process for a benchmark that is not
+    :attr:`~Benchmark.distributable`): only the missing chunks are sent, results come back in chunk order and this
     process alone writes them, one item per transaction, in item order. ``progress(done, total)`` is called after
     each chunk. The run is marked finished unless :meth:`Benchmark.enough` stopped early — it is finished then too,
     since the stored prefix is all that was asked for (chunks computed beyond it are not stored).
@@ -125,7 +128,9 @@ def resume(benchmark: Benchmark, store: Any, progress: Callable[[int, int], None
         stored = {row["instance_id"]: row for row in store.instances(run.id)}
         outcome = Outcome(run, stored=sum(i in stored for i in ids))
         plan = plan_chunks(ids, stored, max(1, int(benchmark.chunk)))
-        results = (executor or Executor()).run_chunks(benchmark, ([items[i] for i in todo] for todo in plan))
+        if executor is None:
+            executor = current_executor() if benchmark.distributable else Executor()
+        results = executor.run_chunks(benchmark, ([items[i] for i in todo] for todo in plan))
         position = 0
         for todo in plan:
             while position < todo[0] and not benchmark.enough(outcome.outputs):

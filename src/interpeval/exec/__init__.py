@@ -7,9 +7,9 @@ each result at once and resume after an interruption) and ``map(fn, items)`` ret
 inputs, one model) goes through ``run_chunks(work, chunks)``: see :mod:`interpeval.exec.base`.
 """
 
-from interpeval.exec.base import Executor
+from interpeval.exec.base import Executor, current_executor, using
 from interpeval.exec.factory import EXECUTORS, get_executor
 from interpeval.exec.local import LocalExecutor
 from interpeval.exec.ray_executor import RayExecutor
 
-__all__ = ["EXECUTORS", "Executor", "LocalExecutor", "RayExecutor", "get_executor"]
+__all__ = ["EXECUTORS", "Executor", "LocalExecutor", "RayExecutor", "current_executor", "get_executor", "using"]

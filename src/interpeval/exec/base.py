@@ -13,11 +13,18 @@ Two kinds of work go through it:
 ``work`` may also define ``counters() -> dict[str, float]`` (running totals such as timings and pass counts that
 ``compute`` adds to) and ``add_counters(delta)``: a remote worker returns what one chunk added, and the driver adds
 it to its own copy, so the totals are those of a local run.
+
+:func:`using` makes an executor the one that :func:`~interpeval.benchmarks.base.resume` sends per-input chunks to
+(a command line's ``--executor`` option sets it for the command): every benchmark run inside the block — a
+QUACKIE selection, its explanations, an IQS method — then uses the same workers, with no executor argument
+threaded through the benchmark code.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 R = TypeVar("R")
@@ -80,3 +87,21 @@ def in_flight_window(items: Iterable[Any], submit: Callable[[Any], Any],
             return
         for handle in wait_some(list(pending)):
             yield pending.pop(handle), result(handle)
+
+
+_CURRENT: ContextVar[Executor | None] = ContextVar("interpeval_executor", default=None)
+
+
+def current_executor() -> Executor:
+    """The executor set by the innermost :func:`using` block, or one that computes in this process."""
+    return _CURRENT.get() or Executor()
+
+
+@contextmanager
+def using(executor: Executor) -> Iterator[Executor]:
+    """Send the per-input work of every benchmark run inside the block to ``executor``."""
+    token = _CURRENT.set(executor)
+    try:
+        yield executor
+    finally:
+        _CURRENT.reset(token)
