@@ -21,24 +21,20 @@ def test_errors_in_units_propagate():
 
 def test_get_executor_by_name():
     assert isinstance(get_executor("local", 3), LocalExecutor) and get_executor("local", 3).workers == 3
-    assert isinstance(get_executor("ray", 2), RayExecutor)
+    ray = get_executor("ray", 2, gpus_per_worker=0.5)
+    assert isinstance(ray, RayExecutor) and (ray.workers, ray.gpus_per_worker) == (2, 0.5)
     with pytest.raises(ValueError, match="unknown executor"):
         get_executor("dask")
 
 
 @pytest.mark.slow
-def test_ray_executor_on_a_local_cluster(tmp_path):
-    ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)
-    try:
-        executor = RayExecutor()
-        assert executor.map(abs, [-3, 4, -5]) == [3, 4, 5]
-        assert sorted(executor.imap_unordered(abs, [-1, -2])) == [(0, 1), (1, 2)]
-        executor.close()
-        assert ray.is_initialized()  # a cluster it joined is left running
-        _grid_on_ray(tmp_path)
-    finally:
-        ray.shutdown()
+def test_ray_executor_on_a_local_cluster(tmp_path, ray_cluster):
+    executor = RayExecutor()
+    assert executor.map(abs, [-3, 4, -5]) == [3, 4, 5]
+    assert sorted(executor.imap_unordered(abs, [-1, -2])) == [(0, 1), (1, 2)]
+    executor.close()
+    assert ray_cluster.is_initialized()  # a cluster it joined is left running
+    _grid_on_ray(tmp_path)
 
 
 def _grid_on_ray(tmp_path):

@@ -2,9 +2,11 @@
 
 Units (:meth:`RayExecutor.imap_unordered`) are Ray tasks. Per-input work (:meth:`RayExecutor.run_chunks`) runs on
 ``workers`` Ray actors — one process each, pinned to ``gpus_per_worker`` GPUs when it asks for them — that receive
-the work object (a benchmark with its model) once per run and then compute chunk after chunk with it. The driver
-keeps at most two chunks queued per worker and yields results in chunk order. A worker that dies (its process
-killed, its node lost) is replaced by a new actor and its chunks are sent again, up to ``retries`` times per chunk;
+the work object (a benchmark with its model) once per run and then compute chunk after chunk with it; the workers
+stay up for the executor's next run (a command's next benchmark) until :meth:`RayExecutor.close`. The driver keeps
+at most two chunks queued per worker and yields results in chunk order; chunks still queued when the caller stops
+(an early stop, an interrupt) are cancelled. A worker that dies (its process
+killed, by a user or Ray's memory monitor; its node lost) is replaced by a new actor and its chunks are sent again, up to ``retries`` times per chunk;
 a chunk's result is yielded once, whichever attempt produced it. An error raised by ``compute`` itself is not
 retried: it reaches the caller as it would locally.
 """
@@ -144,9 +146,9 @@ class RayExecutor(Executor):
 
     def run_chunks(self, work: Any, chunks: Iterable[Sequence[Any]]) -> Iterator[list[Any]]:
         ray = self._ray()
-        from ray.exceptions import RayActorError, WorkerCrashedError
+        from ray.exceptions import OutOfMemoryError, RayActorError, WorkerCrashedError
 
-        lost = (RayActorError, WorkerCrashedError)
+        lost = (RayActorError, WorkerCrashedError, OutOfMemoryError)  # the worker process is gone
         chunks = [list(c) for c in chunks]
         if not chunks:
             return
@@ -205,8 +207,8 @@ class RayExecutor(Executor):
                     yield done.pop(next_yield)
                     next_yield += 1
         finally:
-            if in_flight:  # stopped early or interrupted: drop the queued chunks with their workers
-                self._kill_workers(ray)
+            for pending in in_flight:  # stopped early or interrupted: the queued chunks are not needed
+                ray.cancel(pending)
 
     def _kill_workers(self, ray: Any) -> None:
         for actor in self._actors:
