@@ -3,6 +3,7 @@ from pathlib import Path
 
 import pytest
 
+from interpeval.benchmarks.base import Benchmark, Record, RunKey
 from interpeval.exec import LocalExecutor, RayExecutor, get_executor
 
 
@@ -53,3 +54,43 @@ def _grid_on_ray(tmp_path):
         assert summary["experiments"] == 2
         frames.append(results_frame(tmp_path / f"{name}.sqlite").sort_values("layer")["accuracy"].tolist())
     assert frames[0] == frames[1]
+
+
+class _Squares(Benchmark):
+    """Squares numbers: the smallest benchmark."""
+
+    def __init__(self, n, chunk):
+        self.n, self.chunk = n, chunk
+
+    def key(self):
+        return RunKey(type(self).__name__, {"n": self.n, "chunk": self.chunk})
+
+    def instances(self):
+        return list(range(self.n))
+
+    def instance_id(self, item):
+        return str(item)
+
+    def compute(self, items):
+        return [Record({"square": i * i}) for i in items]
+
+
+class _LocalSquares(_Squares):
+    distributable = False
+
+
+def test_using_sends_every_resume_in_the_block_to_the_executor(tmp_path):
+    from interpeval.benchmarks.base import resume
+    from interpeval.exec import Executor, current_executor, using
+    from interpeval.store import Store
+
+    executor = Executor()
+    with Store(tmp_path / "s.sqlite") as store:
+        with using(executor):
+            assert current_executor() is executor
+            out = resume(_Squares(5, 2), store)
+            assert executor.chunks_sent == 3  # [0, 1], [2, 3], [4]
+            resume(_LocalSquares(5, 2), store)  # in this process, not sent
+            assert executor.chunks_sent == 3
+        assert current_executor() is not executor
+    assert [o["square"] for o in out.outputs] == [0, 1, 4, 9, 16]
