@@ -94,3 +94,23 @@ def test_using_sends_every_resume_in_the_block_to_the_executor(tmp_path):
             assert executor.chunks_sent == 3
         assert current_executor() is not executor
     assert [o["square"] for o in out.outputs] == [0, 1, 4, 9, 16]
+
+
+@pytest.mark.slow
+def test_a_loaded_model_computes_exactly_as_its_pickled_copy():
+    """What a Ray worker receives is the unpickled model: its tensors are newly allocated (aligned), while weights
+    loaded from a file view the file at any offset — the matmul kernels then differ in the last bits unless the
+    loader gives every tensor memory of its own."""
+    import pickle
+
+    from interpeval.explain import build
+    from interpeval.models import Target, load
+
+    model = load("minilm-quackie-cls", device="cpu")
+    copy = pickle.loads(pickle.dumps(model))
+    question = "Which river runs through the city?"
+    context = " ".join(["Paris is a big city with many people and a long history of art."] * 30)
+    saliency = build("saliency", {}, 0)
+    scores = [saliency.explain(m, [question], Target("class_prob", 1), pairs=[context])[0].scores
+              for m in (model, copy)]
+    assert (scores[0] == scores[1]).all()
