@@ -18,7 +18,8 @@ each sentence for its predicted class with
 and evaluates every explanation with AOPC comprehensiveness, AOPC sufficiency and tau-LOO (ferret's defaults:
 thresholds 10..100 %, only positive scores, [CLS]/[SEP] left out, tokens removed and the rest decoded). Printed:
 per-method explain time, evaluation time, totals and ratios (ferret / interpeval), and whether the metric values
-agree: interpeval's metrics are applied to ferret's own explanations and compared with ferret's values. The two
+agree: interpeval's metrics are applied to ferret's own explanations and compared with ferret's values. Both sides
+count the model rows each method used (a forward hook on the encoder) next to the method's budget (the pass bound). The two
 sides alternate sentence by sentence (ferret waits in its own process), so both see the same load on a shared
 machine; one warm-up sentence per side is left out of the timings.
 
@@ -67,11 +68,17 @@ call_args = {"IG-50": {"call_args": {"n_steps": 50}}}
 evaluators = [AOPC_Comprehensiveness_Evaluation(model, tokenizer), AOPC_Sufficiency_Evaluation(model, tokenizer),
               TauLOO_Evaluation(model, tokenizer)]
 bench = Benchmark(model, tokenizer, explainers=list(explainers.values()), evaluators=evaluators)
+phase = ["evaluate"]
+def count_rows(module, args, kwargs):  # rows through the encoder per phase, whatever calls the model
+    x = args[0] if args else kwargs["hidden_states"]
+    row["rows"][phase[0]] = row["rows"].get(phase[0], 0) + int(x.shape[0])
+model.base_model.encoder.register_forward_pre_hook(count_rows, with_kwargs=True)
 print("READY", flush=True)
 clock = lambda: (time.perf_counter(), time.process_time())
 for line in sys.stdin:  # one sentence per line (JSON string); one result per line, prefixed RESULT
     text = json.loads(line)
-    row = {"text": text, "timings": {}, "scores": {}, "tokens": {}, "values": {}}
+    row = {"text": text, "timings": {}, "scores": {}, "tokens": {}, "values": {}, "rows": {}}
+    phase[0] = "evaluate"
     def add(key, started):
         now = clock()
         for name, delta in ((key, now[0] - started[0]), ("cpu:" + key, now[1] - started[1])):
@@ -85,9 +92,11 @@ for line in sys.stdin:  # one sentence per line (JSON string); one result per li
     call_args["SHAP"] = {"call_args": {"max_evals": n2}}
     for name, explainer in explainers.items():
         started = clock()
+        phase[0] = "explain/" + name
         explanation = explainer(text, target=target, **call_args.get(name, {}))
         (explanation,) = lp_normalize([explanation])
         started = add("explain/" + name, started)
+        phase[0] = "evaluate/" + name
         (evaluation,) = bench.evaluate_explanations([explanation], target=target, show_progress=False)
         add("evaluate/" + name, started)
         add("evaluate", started)
@@ -148,9 +157,38 @@ class FerretSide:
         self.proc.wait()
 
 
+#: our explainers' registry names → the bench's method labels; ``ROWS`` counts model rows per phase, as on ferret's side
+LABELS = {"saliency": "Gradient", "integrated_gradients": "IG-50", "lime": "LIME", "kernel_shap": "SHAP"}
+ROWS: dict = {"phase": "evaluate", "rows": {}}
+
+
+def count_model_rows(model) -> None:
+    """Count the rows that go through the encoder (a pass that stops at the embeddings is no model pass), by phase
+    (``explain/<method>`` while an explainer runs, else ``evaluate``), as the ferret side does."""
+    from interpeval.explain.base import Explainer
+
+    def count(module, args, kwargs):
+        x = args[0] if args else kwargs["hidden_states"]
+        ROWS["rows"][ROWS["phase"]] = ROWS["rows"].get(ROWS["phase"], 0) + int(x.shape[0])
+
+    model.hf.base_model.encoder.register_forward_pre_hook(count, with_kwargs=True)
+    explain = Explainer.explain
+
+    def explain_counted(self, *args, **kwargs):
+        ROWS["phase"] = "explain/" + LABELS.get(self.name, self.name)
+        try:
+            return explain(self, *args, **kwargs)
+        finally:
+            ROWS["phase"] = "evaluate"
+
+    Explainer.explain = explain_counted
+
+
 def ours(model, text: str, store) -> dict:
     """interpeval's engine on one sentence (LIME/SHAP sample counts depend on its length, as ferret's)."""
     from interpeval.evaluate import Method, evaluate
+
+    ROWS["rows"] = {}
 
     n2 = len(model.tokenizer(text)["input_ids"]) ** 2
     methods = [Method("Gradient", "saliency"),
@@ -158,8 +196,8 @@ def ours(model, text: str, store) -> dict:
                Method("LIME", "lime", {"unit": "token", "removal": "mask", "n_samples": n2}),
                Method("SHAP", "kernel_shap", {"unit": "token", "removal": "mask", "n_samples": n2})]
     result = evaluate(model, [text], methods, ["faithfulness"], store=store)
-    row = {"timings": result.timings, "passes": result.passes, "requests": result.requests,
-           "values": {r["method"]: {} for r in result.aggregate}}
+    row = {"timings": result.timings, "passes": result.passes, "requests": result.requests, "rows": ROWS["rows"],
+           "n_tokens": len(model.tokenizer(text)["input_ids"]), "values": {r["method"]: {} for r in result.aggregate}}
     for r in result.aggregate:
         row["values"][r["method"]][r["metric"]] = r["mean"]
     return row
@@ -214,6 +252,28 @@ def print_times(f_rows: list[dict], ours_rows: list[dict], kind: str, label: str
           f"{(f_exp + f_eval) / (o_exp + o_eval):.2f}x; evaluation alone {f_eval / o_eval:.2f}x")
 
 
+def print_passes(f_rows: list[dict], ours_rows: list[dict]) -> None:
+    """Model rows (one input through the network; with a backward pass for Gradient and IG) per method on each side,
+    next to the bound each method's budget sets: Gradient 1 per text, IG 50, LIME and SHAP n² (n tokens with
+    [CLS]/[SEP], the budget both sides are given; fewer when identical perturbations are scored once). Evaluation:
+    ferret scores every text its metrics ask for; ours scores each distinct text once (the bound: the requests)."""
+
+    def rows(side: list[dict], key: str) -> int:
+        return sum(r["rows"].get(key, 0) for r in side)
+
+    n2 = sum(r["n_tokens"] ** 2 for r in ours_rows)
+    bound = {"Gradient": len(ours_rows), "IG-50": 50 * len(ours_rows), "LIME": n2, "SHAP": n2}
+    print(f"\nmodel rows over {len(ours_rows)} sentences (ferret / interpeval / the method's budget):")
+    print(f"{'method':<9} {'ferret':>9} {'ours':>9} {'budget':>9} | {'ferret eval':>11}")
+    for method in METHODS:
+        print(f"{method:<9} {rows(f_rows, f'explain/{method}'):>9} {rows(ours_rows, f'explain/{method}'):>9} "
+              f"{bound[method]:>9} | {rows(f_rows, f'evaluate/{method}'):>11}")
+    f_eval = rows(f_rows, "evaluate") + sum(rows(f_rows, f"evaluate/{m}") for m in METHODS)
+    print(f"evaluation: ferret {f_eval} rows; ours {rows(ours_rows, 'evaluate')} rows "
+          f"({sum(r['requests'] for r in ours_rows)} texts requested by the metrics, "
+          f"{sum(r['passes'] for r in ours_rows)} distinct ones scored, plus the unperturbed inputs)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=20, help="sentences (of the 20 vendored SST-2 dev sentences)")
@@ -229,6 +289,7 @@ def main() -> None:
     WORK.mkdir(parents=True, exist_ok=True)
     python = ensure_venv()
     model = load("minilm-sst2", device="cpu")
+    count_model_rows(model)
     texts = sentences(args.n)
     print(f"model minilm-sst2 on cpu, {len(texts)} SST-2 dev sentences, torch threads {torch.get_num_threads()}",
           flush=True)
@@ -250,8 +311,7 @@ def main() -> None:
     for kind, label in (("", "wall-clock"), ("cpu:", "CPU time of each process (both sides: torch threads "
                                                f"{torch.get_num_threads()})")):
         print_times(f_rows, ours_rows, kind, label)
-    print(f"interpeval metric passes: {sum(r['passes'] for r in ours_rows)} model rows for "
-          f"{sum(r['requests'] for r in ours_rows)} texts requested by the metrics")
+    print_passes(f_rows, ours_rows)
 
     print("\nmetric agreement (interpeval's metrics on ferret's explanations vs ferret's values):")
     ours_on_f = ours_on_ferret_explanations(model, f_rows)

@@ -12,15 +12,19 @@ Every benchmark (QUACKIE, ExpMRC, probing, the masked-LM and IQS benchmarks, ``i
 * :meth:`Benchmark.enough` — optional early stop (e.g. "the first ``limit`` true positives").
 
 :func:`resume` runs it: the stored outputs are read once, only items without one are computed (in chunks, each item
-one store transaction, so a kill loses at most the chunk in flight) and a rerun of a finished run computes nothing.
+one store transaction, so a kill loses at most the chunks in flight) and a rerun of a finished run computes nothing.
+The chunks can be computed elsewhere — on a Ray cluster, by workers that hold the benchmark and its model — through
+an executor (:mod:`interpeval.exec`); the stored results are the same.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+from interpeval.exec.base import Executor, current_executor
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,8 @@ class Benchmark(ABC):
 
     #: items per :meth:`compute` call (and per progress step)
     chunk: int = 8
+    #: whether :meth:`compute` may run on other workers (False: it makes no model pass, or distributes itself)
+    distributable: ClassVar[bool] = True
     name: ClassVar[str] = ""
 
     @abstractmethod
@@ -83,11 +89,30 @@ class Benchmark(ABC):
         return False
 
 
-def resume(benchmark: Benchmark, store: Any, progress: Callable[[int, int], None] | None = None) -> Outcome:
+def plan_chunks(ids: Sequence[str], stored: Container[str], chunk: int) -> list[list[int]]:
+    """The positions of the items to compute, cut into chunks: runs of consecutive missing items, at most
+    ``chunk`` long (what an uninterrupted run computes together; a stored item ends a chunk)."""
+    plan: list[list[int]] = []
+    for position, item_id in enumerate(ids):
+        if item_id in stored:
+            continue
+        if plan and plan[-1][-1] == position - 1 and len(plan[-1]) < chunk:
+            plan[-1].append(position)
+        else:
+            plan.append([position])
+    return plan
+
+
+def resume(benchmark: Benchmark, store: Any, progress: Callable[[int, int], None] | None = None,
+           executor: Executor | None = None) -> Outcome:
     """Run ``benchmark`` in ``store``: reuse every stored output, compute the missing ones, record, summarize.
 
-    ``progress(done, total)`` is called after each chunk. The run is marked finished unless :meth:`Benchmark.enough`
-    stopped early — it is finished then too, since the stored prefix is all that was asked for.
+    The missing items are cut into chunks (:func:`plan_chunks`) and computed by ``executor`` (default: the one
+    set by :func:`interpeval.exec.using`, else this process; always this process for a benchmark that is not
+    :attr:`~Benchmark.distributable`): only the missing chunks are sent, results come back in chunk order and this
+    process alone writes them, one item per transaction, in item order. ``progress(done, total)`` is called after
+    each chunk. The run is marked finished unless :meth:`Benchmark.enough` stopped early — it is finished then too,
+    since the stored prefix is all that was asked for (chunks computed beyond it are not stored).
     """
     key = benchmark.key()
     items = list(benchmark.instances())  # before the run exists: nothing is stored for a run that fails validation
@@ -98,29 +123,34 @@ def resume(benchmark: Benchmark, store: Any, progress: Callable[[int, int], None
     from interpeval.models.zoo import revision
 
     run = store.run(key.benchmark, key.config, key.model, key.data_fingerprint, revision(key.model))
+    results = None
     try:
         stored = {row["instance_id"]: row for row in store.instances(run.id)}
         outcome = Outcome(run, stored=sum(i in stored for i in ids))
-        chunk = max(1, int(benchmark.chunk))
+        plan = plan_chunks(ids, stored, max(1, int(benchmark.chunk)))
+        if executor is None:
+            executor = current_executor() if benchmark.distributable else Executor()
+        results = executor.run_chunks(benchmark, ([items[i] for i in todo] for todo in plan))
         position = 0
-        while position < len(items) and not benchmark.enough(outcome.outputs):
-            if ids[position] in stored:
+        for todo in plan:
+            while position < todo[0] and not benchmark.enough(outcome.outputs):
                 outcome.outputs.append(stored[ids[position]])
                 position += 1
-                continue
-            todo = []  # the next run of missing items, at most one chunk
-            while position < len(items) and len(todo) < chunk and ids[position] not in stored:
-                todo.append(position)
-                position += 1
-            records = benchmark.compute([items[i] for i in todo])
+            if benchmark.enough(outcome.outputs):
+                break
+            records = next(results)
             if len(records) != len(todo):
                 raise RuntimeError(f"{key.benchmark}: compute returned {len(records)} records for {len(todo)} items")
             for i, record in zip(todo, records, strict=True):
                 run.record(ids[i], record.output, record.metrics)
                 outcome.outputs.append({"instance_id": ids[i], **record.output})
             outcome.computed += len(todo)
+            position = todo[-1] + 1
             if progress is not None:
                 progress(position, len(items))
+        while position < len(items) and not benchmark.enough(outcome.outputs):
+            outcome.outputs.append(stored[ids[position]])
+            position += 1
         if outcome.computed:  # the outputs as stored (JSON), the same whether computed now or read back
             stored = {row["instance_id"]: row for row in store.instances(run.id)}
             outcome.outputs = [stored[row["instance_id"]] for row in outcome.outputs]
@@ -129,5 +159,8 @@ def resume(benchmark: Benchmark, store: Any, progress: Callable[[int, int], None
     except BaseException:  # an error or Ctrl-C: failed, not finished; the same command resumes it
         run.fail()
         raise
+    finally:
+        if results is not None:
+            results.close()  # stops remote work still queued (an early stop or an error)
     run.finish()
     return outcome

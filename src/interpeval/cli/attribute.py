@@ -13,6 +13,7 @@ from pathlib import Path
 import typer
 from rich.progress import Progress
 
+from interpeval.cli.executors import executor_options
 from interpeval.errors import DataError, InterpevalError
 from interpeval.store import Store, fingerprint_files
 from interpeval.validate import read_text
@@ -41,6 +42,7 @@ def read_lines(path: Path) -> list[tuple[str, str]]:
     return rows
 
 
+@executor_options
 def attribute(
     file: Path = typer.Argument(..., exists=True, dir_okay=False, help="UTF-8 text file, one input per line."),
     model: str = typer.Option("tiny-sequence-classification", help="zoo name, local directory or hub id"),

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from interpeval.cli.executors import executor_options
 from interpeval.errors import OptionError
 
 
@@ -22,6 +23,7 @@ def parse_options(items: list[str]) -> dict[str, dict[str, object]]:
     return out
 
 
+@executor_options
 def evaluate(
     texts: list[str] = typer.Argument(None, help="Texts to explain (or use --file)."),
     file: Path = typer.Option(None, "--file", help=".txt (one input per line), .tsv (text/sentence column, optional "

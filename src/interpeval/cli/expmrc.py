@@ -8,6 +8,7 @@ import typer
 
 from interpeval import validate
 from interpeval.benchmarks.expmrc.data import SUBSETS, dev_path, load_dataset, load_predictions
+from interpeval.cli.executors import executor_options
 from interpeval.errors import InterpevalError, OptionError
 
 app = typer.Typer(help="ExpMRC: answers with evidence on SQuAD, CMRC 2018, RACE+ and C3.", no_args_is_help=True)
@@ -56,6 +57,7 @@ def _zoo_head(language: str) -> str:
 
 
 @app.command("baselines")
+@executor_options
 def baselines(
         out: Path = typer.Option(Path("expmrc-results"), help="Folder for table3.{md,html,json} and predictions."),
         subsets: str = typer.Option(",".join(SUBSETS), help="Comma-separated subsets."),

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from interpeval.cli.executors import executor_options
 from interpeval.errors import OptionError
 
 app = typer.Typer(help="IQS, the Interpretation Quality Score: human studies of explanations on SST-2, STS-B, QNLI.",
@@ -31,6 +32,7 @@ def _methods(spec: str, perturbations: int | None) -> dict:
 
 
 @study_app.command("create")
+@executor_options
 def create(
         task: str = typer.Option(..., help="sst2, stsb or qnli."),
         model: str = typer.Option(..., help="Zoo name, local directory or hub id (a classifier for sst2/qnli, a "

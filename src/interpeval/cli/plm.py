@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from interpeval.cli.executors import executor_options
 from interpeval.errors import OptionError
 
 app = typer.Typer(help="Pretrained-LM rationale benchmark (masked-word prediction + rationales, en/zh).",
@@ -133,6 +134,7 @@ def review_cmd(
 
 
 @app.command("run")
+@executor_options
 def run_cmd(
         golden: Path = typer.Argument(..., help="Golden file (plm-<lang>.golden.jsonl or a TrustAI golden file)."),
         model: list[str] = typer.Option(..., "--model", help="Masked LM: zoo name, directory or hub id "
@@ -171,6 +173,7 @@ def run_cmd(
 
 
 @app.command("bench")
+@executor_options
 def bench_cmd(
         out: Path = typer.Option(Path("plm-bench"), help="Folder for data/, en/, zh/ and report.html."),
         data_dir: Path = typer.Option(None, help="Sources laid out like shared/data."),

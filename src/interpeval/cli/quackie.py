@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from interpeval.cli.executors import executor_options
+
 app = typer.Typer(help="QUACKIE: do explanations of a QA classifier point at the answer sentence?",
                   no_args_is_help=True)
 
@@ -16,6 +18,7 @@ DEFAULT_LIMIT = 3
 
 
 @app.command()
+@executor_options
 def run(
     dataset: Annotated[list[str] | None, typer.Option(help="SQuAD, NEW_WIKI, Reddit, Amazon, or a SQuAD-format .json "
                                                            "file; repeat for several (default: all four)")] = None,

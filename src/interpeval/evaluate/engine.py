@@ -236,6 +236,21 @@ class Evaluation(Benchmark):
             records.append(Record(output, flat))
         return records
 
+    def counters(self) -> dict[str, float]:
+        """The running totals :meth:`compute` adds to: model rows scored for the metrics, rows asked for, timings
+        (a remote worker returns what a chunk added; :meth:`add_counters` adds it on the driver)."""
+        passes = self.passes
+        return {"passes": passes.passes if passes else 0, "requests": passes.requests if passes else 0,
+                **self.timings}
+
+    def add_counters(self, delta: dict[str, float]) -> None:
+        passes = self.passes = self.passes or SharedPasses(self.model)
+        passes.passes += int(delta.get("passes", 0))
+        passes.requests += int(delta.get("requests", 0))
+        for key, value in delta.items():
+            if key not in ("passes", "requests"):
+                self.timings[key] = self.timings.get(key, 0.0) + value
+
     def _add(self, key: str, started: tuple[float, float]) -> tuple[float, float]:
         """Add the time since ``started`` to ``key`` (wall) and ``cpu:key``; returns the new start."""
         now = _clock()

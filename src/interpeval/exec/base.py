@@ -1,15 +1,41 @@
-"""The executor interface shared by the local and the Ray executor."""
+"""The executor interface shared by the local and the Ray executor.
+
+Two kinds of work go through it:
+
+* independent *units* (files to convert, probing experiments): ``imap_unordered(fn, items)`` / ``map``;
+* *per-input* work (explaining, scoring, predicting inputs with one model): ``run_chunks(work, chunks)`` where
+  ``work`` is an object with ``compute(items) -> list`` (a :class:`~interpeval.benchmarks.base.Benchmark`, its model
+  inside) and ``chunks`` are lists of its items. Results come back in chunk order; the caller (the driver) is the
+  only one that writes them anywhere. The local executor computes each chunk in this process when it is asked for
+  the next one; the Ray executor ships ``work`` once to each worker (a Ray actor that keeps it, model loaded, for
+  the whole run) and computes several chunks at once.
+
+``work`` may also define ``counters() -> dict[str, float]`` (running totals such as timings and pass counts that
+``compute`` adds to) and ``add_counters(delta)``: a remote worker returns what one chunk added, and the driver adds
+it to its own copy, so the totals are those of a local run.
+
+:func:`using` makes an executor the one that :func:`~interpeval.benchmarks.base.resume` sends per-input chunks to
+(a command line's ``--executor`` option sets it for the command): every benchmark run inside the block — a
+QUACKIE selection, its explanations, an IQS method — then uses the same workers, with no executor argument
+threaded through the benchmark code.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 R = TypeVar("R")
 
 
 class Executor:
-    """Runs ``fn(item)`` for many items; subclasses implement :meth:`imap_unordered`."""
+    """Runs ``fn(item)`` for many items (:meth:`imap_unordered`, which subclasses implement) and per-input chunks
+    of one work object (:meth:`run_chunks`, in this process unless a subclass distributes it)."""
+
+    #: chunks handed to workers by :meth:`run_chunks` (retries included), for tests and benchmarks
+    chunks_sent: int = 0
 
     def imap_unordered(self, fn: Callable[[Any], R], items: Iterable[Any]) -> Iterator[tuple[int, R]]:
         raise NotImplementedError
@@ -22,6 +48,13 @@ class Executor:
             out[index] = result
         return out
 
+    def run_chunks(self, work: Any, chunks: Iterable[Sequence[Any]]) -> Iterator[list[Any]]:
+        """``work.compute(chunk)`` for each chunk in order, computed when the caller asks for it (so a caller that
+        stops early, or is interrupted, computes nothing more)."""
+        for chunk in chunks:
+            self.chunks_sent += 1
+            yield work.compute(list(chunk))
+
     def close(self) -> None:
         """Release workers; the executor may be used again afterwards (it restarts them)."""
 
@@ -30,18 +63,6 @@ class Executor:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def get_executor(name: str, workers: int | None = None, **params: Any) -> Executor:
-    """``"local"`` (processes on this machine) or ``"ray"`` (a Ray cluster; ``address`` in ``params``)."""
-    from interpeval.exec.local import LocalExecutor
-    from interpeval.exec.ray_executor import RayExecutor
-
-    if name == "local":
-        return LocalExecutor(workers=workers or 1, **params)
-    if name == "ray":
-        return RayExecutor(num_cpus=workers, **params)
-    raise ValueError(f"unknown executor {name!r}; choose 'local' or 'ray'")
 
 
 def in_flight_window(items: Iterable[Any], submit: Callable[[Any], Any],
@@ -66,3 +87,21 @@ def in_flight_window(items: Iterable[Any], submit: Callable[[Any], Any],
             return
         for handle in wait_some(list(pending)):
             yield pending.pop(handle), result(handle)
+
+
+_CURRENT: ContextVar[Executor | None] = ContextVar("interpeval_executor", default=None)
+
+
+def current_executor() -> Executor:
+    """The executor set by the innermost :func:`using` block, or one that computes in this process."""
+    return _CURRENT.get() or Executor()
+
+
+@contextmanager
+def using(executor: Executor) -> Iterator[Executor]:
+    """Send the per-input work of every benchmark run inside the block to ``executor``."""
+    token = _CURRENT.set(executor)
+    try:
+        yield executor
+    finally:
+        _CURRENT.reset(token)

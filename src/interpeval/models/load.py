@@ -56,11 +56,22 @@ def load(name_or_path: str | os.PathLike[str], kind: str | None = None, device: 
     hf, tokenizer, evidence, kind = _parts(str(name_or_path), kind, num_labels)
     dev = resolve_device(device)
     hf.to(device=dev, dtype=torch_dtype).eval()
+    own_memory(hf)
     extra: dict[str, Any] = {}
     if kind in EVIDENCE_KINDS:
         extra["evidence_head"] = None if evidence is None else evidence.to(device=dev, dtype=torch_dtype).eval()
     limit = min(int(getattr(tokenizer, "model_max_length", 512) or 512), 512)
     return KIND_CLASSES[kind](hf, tokenizer, str(name_or_path), dev, batch_size, max_length or limit, **extra)
+
+
+def own_memory(module: torch.nn.Module) -> None:
+    """Give every parameter and buffer that views a loaded file (memory-mapped safetensors, at any byte offset) a
+    tensor of its own. The CPU matmul kernels take another code path on unaligned data, which changes the last bits
+    of a result: with this, a model computes exactly as its copy unpickled on a Ray worker (docs/cluster.md)."""
+    with torch.no_grad():
+        for tensor in (*module.parameters(), *module.buffers()):
+            if tensor.device.type == "cpu" and tensor.data_ptr() % 64:
+                tensor.data = tensor.data.clone()
 
 
 def _parts(name: str, kind: str | None, num_labels: int | None, warn: bool = True) -> tuple[Any, Any, Any, str]:

@@ -185,6 +185,8 @@ def run_systems(datasets: Mapping[str, Dataset], answerers: Mapping[str, str],
 class SystemRecords(Benchmark):
     """Run ``expmrc``: one system on one subset, a record per question with its answer / evidence / all score."""
 
+    distributable = False  # scoring stored answers: no model pass worth sending to a worker
+
     def __init__(self, system: System, dataset: Dataset, model: str, official: bool, score: Score,
                  predictions: Mapping[str, Prediction]) -> None:
         self.system, self.dataset, self.model, self.official = system, dataset, model, official

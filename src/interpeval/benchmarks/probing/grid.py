@@ -199,6 +199,8 @@ class _GridRun(Benchmark):
     """The grid as a stored run: one item per task × aggregation × probe × layer; a chunk holds whole units
     (all layers of ``workers`` units), which the executor trains in parallel."""
 
+    distributable = False  # its units go to the grid's own executor
+
     def __init__(self, config: dict[str, Any], model: str, fingerprint: str, units: list[dict[str, Any]],
                  executor: Any, say: Callable[[str], None], chunk: int) -> None:
         self.config, self.model, self.fingerprint = config, model, fingerprint
