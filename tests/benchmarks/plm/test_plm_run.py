@@ -185,6 +185,9 @@ def test_cli_builds_runs_and_writes_the_tables(data_dir, tmp_path):
     assert "zh/semantics" not in built.output and "en computation: originals 1, ins_del 1" in built.output
     assert "en reasoning: originals 1" in built.output and "RRL" in built.output  # English COPA
     golden = tmp_path / "data" / "plm-en.golden.jsonl"
+    # the zoo's English masked LM checks every original by default (a model signal for review, counted)
+    assert "en uniqueness check: minilm-mlm" in built.output and "ambiguous_flag" in built.output
+    assert all("ambiguous_flag" in r.meta for r in read_golden(golden) if r.sample_type == "ori")
     ran = runner.invoke(app, ["plm", "run", str(golden), "--model", "tiny-masked-lm", "--explainers", "ATT",
                               "--method", "random", "--param", "seed=3", "--out", str(tmp_path / "out"),
                               "--store", str(tmp_path / "s.sqlite")])
