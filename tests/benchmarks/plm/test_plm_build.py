@@ -79,7 +79,7 @@ def test_ambiguous_flag_needs_a_confident_other_answer_that_fits_the_rule():
     assert ambiguous_reason(verb, [("seem", 0.7), ("are", 0.2)], 5, 0.3, "m") is None  # "seem": not the rule's kind
     assert ambiguous_reason(verb, [("are", 0.2)], 5, 0.3, "m") is None  # not confident
 
-    fact = _record("en", "knowledge", "The Eiffel Tower is in Paris .", 5, [1, 2], "subject_is+evidence_overlap")
+    fact = _record("en", "knowledge", "The Eiffel Tower is in Paris .", 5, [1, 2], "wh_be+statement_content")
     assert "'London' fits" in ambiguous_reason(fact, [("London", 0.5)], 5, 0.3, "m")
     assert ambiguous_reason(fact, [("town", 0.5)], 5, 0.3, "m") is None  # an English fact's answer is a name
     assert ambiguous_reason(fact, [("paris", 0.5)], 5, 0.3, "m") is None  # the gold, lower-cased by the model
