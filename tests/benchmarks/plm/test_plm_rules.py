@@ -267,6 +267,10 @@ def test_figure1_sweeps_the_extracted_rationale_ratio_by_hand():
     ("Kenya gave limited assistance to Yugoslavia during the war .", None, "'the X' that no name anchors"),
     ("[A] led the committee established by Seaman .", "Nicholas E. Golovin", "'the X' that no name anchors"),
     ("Today the speaker of the Scottish Parliament is [A] .", "Tricia Marwick", "time-relative"),
+    # round 5b: a statistic whose year only the paragraph gives, a possessive split from its year
+    ("The population of the Greater Los Angeles Area is [A] .", "17,786,419", "without its year"),
+    ("The number of Class 1 Muslim officers was [A] .", "51", "without its year"),
+    ("[A] wrote of the Savery water pump in 1751 ' s Philosophical Transactions .", "John Smeaton", "possessive"),
 ])
 def test_knowledge_drops_statements_that_need_their_paragraph(words, answer, reason):
     from interpeval.benchmarks.plm.knowledge import self_contained

@@ -253,6 +253,11 @@ def self_contained(lang: str, words: list[str], mask: int) -> str | None:
             return "knowledge: the answer is repeated in the statement"
         if not (answer[:1].isupper() or answer[:1].isdigit()):
             return "knowledge: answer starts lowercase (not a name: 'the British')"
+        if "'" in words or "’" in words:
+            return "knowledge: a possessive split from its word (\"1751 ' s\")"
+        if re.fullmatch(r"[\d,.]+", answer) and not re.fullmatch(r"1\d{3}|20\d{2}", answer) and not any(
+                re.fullmatch(r"1\d{3}|20\d{2}", w) for w in words):
+            return "knowledge: a count or statistic without its year (it changes over time)"
         if any(w.lower() in _EN_TIME_WORDS for i, w in enumerate(words) if i != mask):
             return "knowledge: time-relative or discourse word (currently, also, then …)"
         if _unanchored_the(words, mask):
