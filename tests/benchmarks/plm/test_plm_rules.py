@@ -328,3 +328,13 @@ def test_knowledge_rationale_holds_every_content_word_of_the_statement():
     item = _item("en", words, 7, None, "wh_be", {})
     assert [words[i] for i in item.rationale] == ["Kublai's", "favorite", "sect", "Tibetan", "Buddhism"]
     assert item.rule == "wh_be+statement_content"
+
+
+def test_chinese_replacement_never_renames_a_named_thing():
+    from interpeval.benchmarks.plm.perturb import replace
+    from interpeval.benchmarks.plm.records import Item
+
+    # round 5: 莫洛托夫计划 → 莫洛托夫规划 renamed the Molotov Plan
+    item = Item("zh", "knowledge", ["莫洛托夫", "计划", "发生", "在", "1947年", "。"], 4, [0, 1, 2], "wh_in_situ", {})
+    partner = replace(item)
+    assert partner is None or partner.words[:2] == ["莫洛托夫", "计划"]
