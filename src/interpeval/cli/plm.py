@@ -58,6 +58,17 @@ def _check_common(out: Path, device: str, store: Path | None = None, *counts: tu
         validate.at_least(value, 1, option)
 
 
+def _zoo_mlm(lang: str) -> str:
+    """The installed zoo masked LM on ``lang``'s own base, or 'none'."""
+    from interpeval.errors import InterpevalError
+    from interpeval.models.recipes import shipped_heads
+
+    try:
+        return shipped_heads("masked-lm", lang)[0]
+    except InterpevalError:
+        return "none"
+
+
 @app.command("build")
 def build_cmd(
         out: Path = typer.Option(Path("plm-data"), help="Folder for plm-<lang>.golden.jsonl and build-summary.jsonl."),
@@ -66,10 +77,16 @@ def build_cmd(
         langs: str = typer.Option("en,zh", help="Comma-separated languages."),
         per_dimension: int = typer.Option(None, help="Originals per dimension and language (default: the "
                                                      "paper's Table 3 sizes where the sources allow)."),
-        model_en: str = typer.Option("none", help="Masked LM for the English uniqueness flag "
-                                                  "(zoo name, directory or hub id; 'none' to skip)."),
-        model_zh: str = typer.Option("none", help="Masked LM for Chinese (as --model-en)."),
+        model_en: str = typer.Option("auto", help="Masked LM for the English uniqueness check (zoo name, "
+                                                  "directory or hub id; 'auto': the zoo's English masked LM "
+                                                  "when installed; 'none' to skip)."),
+        model_zh: str = typer.Option("auto", help="Masked LM for Chinese (as --model-en)."),
+        check_uniqueness: bool = typer.Option(True, "--check-uniqueness/--no-check-uniqueness",
+                                              help="Run the masked LMs' uniqueness check (one batched pass)."),
         unique_ratio: float = typer.Option(2.0, help="Flag unique when p(best) >= ratio x p(second)."),
+        flag_top_k: int = typer.Option(5, help="ambiguous_flag: the gold is not among the model's top k ..."),
+        flag_confidence: float = typer.Option(0.3, help="... and the model gives this probability to another "
+                                                        "word that fits the rule."),
         exclude_texts: list[Path] = typer.Option([], "--exclude-texts", help="Text file, one text per line, that "
                                                  "an evaluated model trained on: its texts are not used (repeatable)."),
         device: str = typer.Option("auto"),
@@ -80,7 +97,7 @@ def build_cmd(
     from interpeval.benchmarks.plm.build import build, exclusion_hashes, trained_text_hashes
     from interpeval.benchmarks.plm.records import LANGS
 
-    _check_common(out, device, None, ("--per-dimension", per_dimension))
+    _check_common(out, device, None, ("--per-dimension", per_dimension), ("--flag-top-k", flag_top_k))
     chosen = _langs(langs)
     for lang in chosen or ("",):
         validate.one_of(lang, LANGS, "--langs")
@@ -89,12 +106,15 @@ def build_cmd(
     names = {"en": model_en, "zh": model_zh}
     models = {}
     for lang in chosen:
-        if names.get(lang, "none") != "none":
+        if names.get(lang) == "auto":
+            names[lang] = _zoo_mlm(lang) if check_uniqueness else "none"
+        if check_uniqueness and names.get(lang, "none") != "none":
             from interpeval.models import load
 
             models[lang] = load(names[lang], kind="masked-lm", device=device)
     exclude = exclusion_hashes(exclude_texts).union(*(trained_text_hashes(names[lang]) for lang in models))
-    summary = build(_data_dir(data_dir), out, chosen, per_dimension, models, unique_ratio, exclude=exclude)
+    summary = build(_data_dir(data_dir), out, chosen, per_dimension, models, unique_ratio, exclude=exclude,
+                    flag_k=flag_top_k, flag_confident=flag_confidence)
     for lang, dims in summary.counts.items():
         for dim, counts in dims.items():
             skipped = summary.excluded.get(lang, {}).get(dim, 0)
@@ -104,6 +124,9 @@ def build_cmd(
                        + f"; {skipped} candidates skipped (a zoo or given model trained on their text)")
             for reason, n in summary.dropped[lang][dim].items():
                 typer.echo(f"    dropped {n}: {reason}")
+    for lang, name in summary.models.items():
+        typer.echo(f"{lang} uniqueness check: " + (f"{name} (ambiguous_flag: a model signal for review, not a "
+                                                   "judgement)" if name else "not run"))
     for key, why in summary.unavailable.items():
         typer.echo(f"{key}: not built ({why})")
     for path in summary.files.values():
@@ -146,6 +169,8 @@ def run_cmd(
         target: str = typer.Option("gold", help="Explain the gold answer's tokens ('gold') or the prediction."),
         per_dimension: int = typer.Option(None, help="Only the first N originals per dimension (+ partners)."),
         unique_only: bool = typer.Option(False, "--unique-only", help="Only originals flagged unique (+ partners)."),
+        unambiguous_only: bool = typer.Option(False, "--unambiguous-only",
+                                              help="Only originals without the build's ambiguous_flag (+ partners)."),
         out: Path = typer.Option(Path("plm-results"), help="Folder for tables, predict files and Figure 1."),
         store: Path = typer.Option(None, help="Results store (default: $INTERPEVAL_STORE or the user data dir)."),
         device: str = typer.Option("auto"),
@@ -163,7 +188,8 @@ def run_cmd(
     if not specs:
         raise OptionError("--explainers/--method", "no explainer: give --explainers ATT,IG and/or --method NAME")
     with Store(store) as db:
-        results = evaluate_file(golden, model, specs, db, target, per_dimension, device, _progress, unique_only)
+        results = evaluate_file(golden, model, specs, db, target, per_dimension, device, _progress, unique_only,
+                                unambiguous_only)
         written = write_outputs(out, golden, results, db)
     report = write_html(out / "report.html", [written])
     for res in results:

@@ -1,6 +1,8 @@
 """The builder's rules on hand-written sentences, including the failures the issue quotes; partners keep the answer;
 table numbering and F1^Δ on a hand-made golden/predict pair."""
 
+import pytest
+
 from interpeval.benchmarks.plm.grammar import classifier_for
 from interpeval.benchmarks.plm.knowledge import en_statement, zh_statement
 from interpeval.benchmarks.plm.perturb import insert_or_delete, partners, recheck, replace, transform
@@ -256,3 +258,83 @@ def test_figure1_sweeps_the_extracted_rationale_ratio_by_hand():
     # K = ceil(ratio x 4): 0.1 -> {a}: F1 1; 0.3 -> {a, c}: P 1/2, R 1, F1 2/3; 0.9 -> all 4: P 1/4, F1 2/5
     assert f1[0.1] == 1.0 and abs(f1[0.3] - 2 / 3) < 1e-9 and abs(f1[0.9] - 0.4) < 1e-9
     assert series["map"] == [1.0] * len(RATIO_STEPS) and series["pairs"] == 1  # identical pair: MAP 1 everywhere
+
+
+@pytest.mark.parametrize(("words", "answer", "reason"), [
+    # the round-4 review's knowledge originals that still needed their paragraph
+    ("[A] won the power struggle between Tito's Partisans and the chetniks .", "Tito's Partisans", "repeated"),
+    ("[A] gave limited assistance to Yugoslavia during the war .", "the British", "lowercase"),
+    ("Kenya gave limited assistance to Yugoslavia during the war .", None, "'the X' that no name anchors"),
+    ("[A] led the committee established by Seaman .", "Nicholas E. Golovin", "'the X' that no name anchors"),
+    ("Today the speaker of the Scottish Parliament is [A] .", "Tricia Marwick", "time-relative"),
+    # round 5b: a statistic whose year only the paragraph gives, a possessive split from its year
+    ("The population of the Greater Los Angeles Area is [A] .", "17,786,419", "without its year"),
+    ("The number of Class 1 Muslim officers was [A] .", "51", "without its year"),
+    ("[A] wrote of the Savery water pump in 1751 ' s Philosophical Transactions .", "John Smeaton", "possessive"),
+])
+def test_knowledge_drops_statements_that_need_their_paragraph(words, answer, reason):
+    from interpeval.benchmarks.plm.knowledge import self_contained
+
+    tokens = words.split(" ")
+    mask = tokens.index("[A]") if "[A]" in tokens else 0
+    if answer:
+        tokens[mask] = answer
+    assert reason in self_contained("en", tokens, mask)
+
+
+@pytest.mark.parametrize("words", [
+    "The name of the international airport in Manipur is [A] .",  # anchored by "in Manipur"
+    "The most eastern latitude of The Baltic Sea is [A] .",
+    "[A] appoints the board of the European Central Bank .",
+    "The name of the first Doctor Who serial is [A] .",
+    "The Spanish Civil War started in [A] .",
+])
+def test_knowledge_keeps_self_contained_statements(words):
+    from interpeval.benchmarks.plm.knowledge import self_contained
+
+    tokens = words.split(" ")
+    mask = tokens.index("[A]")
+    tokens[mask] = "Xavier"
+    assert self_contained("en", tokens, mask) is None
+
+
+def test_knowledge_question_shapes_that_leave_an_adjective_or_adverb_subject_are_dropped():
+    assert "not a noun phrase" in en_statement("Who is currently speaker of the Scottish Parliament?", "Tricia Marwick")
+    assert "not a noun phrase" in en_statement(
+        "What is responsible for constraining P according to the time hierarchy theorem?", "EXPTIME")
+
+
+@pytest.mark.parametrize(("words", "mask", "reason"), [
+    (["玛丽·麦特琳", "担任", "了", "比赛", "的", "美国", "手语", "翻译", "。"], 0, "比赛"),  # which game?
+    (["当", "丹佛", "把", "比分", "提高", "到", "24-10", "时", "，", "比赛", "还", "剩", "3 分 08 秒", "时间", "。"], 12,
+     "比赛"),
+    (["斯莱布尼尔", "被", "赠送", "了", "奥丁", "。"], 4, "被"),
+    (["《暴政的假面游行》", "为了", "抗议", "不公正的权力形式", "而", "写", "的", "。"], 3, "description"),
+    (["维多利亚州议会", "可以", "修订", "维多利亚州议会", "宪法", "。"], 0, "repeated"),
+])
+def test_chinese_knowledge_drops_statements_that_need_their_paragraph(words, mask, reason):
+    from interpeval.benchmarks.plm.knowledge import self_contained
+
+    assert reason in self_contained("zh", words, mask)
+    assert self_contained("zh", ["吴三桂", "协", "清军", "入关", "后", "获得", "的", "封地", "是", "云南", "。"], 9) is None
+
+
+def test_knowledge_rationale_holds_every_content_word_of_the_statement():
+    from interpeval.benchmarks.plm.knowledge import _item
+
+    # round 5: the evidence-sentence overlap lost "Kublai's" (the paragraph writes "Kublai"), so the rationale
+    # "sect Tibetan Buddhism" did not say whose favourite sect
+    words = ["Kublai's", "favorite", "sect", "of", "Tibetan", "Buddhism", "was", "Sakya", "."]
+    item = _item("en", words, 7, None, "wh_be", {})
+    assert [words[i] for i in item.rationale] == ["Kublai's", "favorite", "sect", "Tibetan", "Buddhism"]
+    assert item.rule == "wh_be+statement_content"
+
+
+def test_chinese_replacement_never_renames_a_named_thing():
+    from interpeval.benchmarks.plm.perturb import replace
+    from interpeval.benchmarks.plm.records import Item
+
+    # round 5: 莫洛托夫计划 → 莫洛托夫规划 renamed the Molotov Plan
+    item = Item("zh", "knowledge", ["莫洛托夫", "计划", "发生", "在", "1947年", "。"], 4, [0, 1, 2], "wh_in_situ", {})
+    partner = replace(item)
+    assert partner is None or partner.words[:2] == ["莫洛托夫", "计划"]

@@ -185,6 +185,9 @@ def test_cli_builds_runs_and_writes_the_tables(data_dir, tmp_path):
     assert "zh/semantics" not in built.output and "en computation: originals 1, ins_del 1" in built.output
     assert "en reasoning: originals 1" in built.output and "RRL" in built.output  # English COPA
     golden = tmp_path / "data" / "plm-en.golden.jsonl"
+    # the zoo's English masked LM checks every original by default (a model signal for review, counted)
+    assert "en uniqueness check: minilm-mlm" in built.output and "ambiguous_flag" in built.output
+    assert all("ambiguous_flag" in r.meta for r in read_golden(golden) if r.sample_type == "ori")
     ran = runner.invoke(app, ["plm", "run", str(golden), "--model", "tiny-masked-lm", "--explainers", "ATT",
                               "--method", "random", "--param", "seed=3", "--out", str(tmp_path / "out"),
                               "--store", str(tmp_path / "s.sqlite")])
@@ -233,3 +236,15 @@ def test_majority_baseline_leaves_each_original_and_its_partners_out():
     assert _majority(golden, 1) == pytest.approx(4 / 7)
     # top-3: the x pair sees only {y, z} and z sees only {x, y}; an in-sample count would give 7 / 7
     assert _majority(golden, 3) == pytest.approx(4 / 7)
+
+
+def test_cli_build_skips_the_uniqueness_check_when_asked(data_dir, tmp_path):
+    from typer.testing import CliRunner
+
+    from interpeval.cli import app
+
+    built = CliRunner().invoke(app, ["plm", "build", "--data-dir", str(data_dir), "--out", str(tmp_path / "data"),
+                                     "--langs", "en", "--per-dimension", "1", "--no-check-uniqueness"])
+    assert built.exit_code == 0, built.output
+    assert "en uniqueness check: not run" in built.output and "ambiguous_flag" not in built.output
+    assert not any("unique" in r.meta for r in read_golden(tmp_path / "data" / "plm-en.golden.jsonl"))

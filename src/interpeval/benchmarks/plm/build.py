@@ -5,9 +5,10 @@ each rule's candidates in file order, so every source file contributes), as many
 (``PAPER_SIZES``) where the sources give that many; every original gets its partners of the three types where the
 rules allow (:func:`~interpeval.benchmarks.plm.perturb.partners`, each re-checked). Candidates the rules reject
 and partners that fail their re-check are counted per reason (``BuildSummary.dropped``). The paragraphs, sentences
-and problems any zoo masked LM was trained on are always left out. With a masked LM the builder also flags each
-record ``unique`` when the model's best filling is at least ``unique_ratio`` times as probable as its second best,
-a second signal for review. Every rationale is ``silver`` and names the rule that made it.
+and problems any zoo masked LM was trained on are always left out. With a masked LM the builder also checks each
+original's answer for uniqueness (:mod:`~interpeval.benchmarks.plm.unique`: ``ambiguous_flag`` with its reason
+when the model is confident in another word that fits the rule and the gold is not in its top k), a second signal
+for review that marks the record and is counted, never a filter. Every rationale is ``silver`` and names the rule that made it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from interpeval.benchmarks.plm import computation, grammar, knowledge, reasoning, semantics
-from interpeval.benchmarks.plm.inputs import decode, model_input
 from interpeval.benchmarks.plm.perturb import partners as make_partners
 from interpeval.benchmarks.plm.records import (
     DIMENSIONS,
@@ -32,6 +32,7 @@ from interpeval.benchmarks.plm.records import (
     write_jsonl,
 )
 from interpeval.benchmarks.plm.run import rationale_ratios
+from interpeval.benchmarks.plm.unique import check as check_uniqueness
 from interpeval.benchmarks.plm.words import text_hash
 from interpeval.errors import DataError
 
@@ -150,25 +151,16 @@ def spread(pools: dict[str, list[Item]], limit: int) -> list[Item]:
     return out
 
 
-def _uniqueness(records: list[GoldenRecord], model: Any, ratio: float) -> None:
-    """Flag each record with the model's two best fillings and whether the best is ``ratio`` × the second."""
-    inputs = [model_input(r.sent_token, r.lang, r.answers, model)[0] for r in records]
-    best = model.fill_mask(inputs, k=2)
-    for record, options in zip(records, best, strict=True):
-        p = [math.exp(score) for _, score in options] + [0.0]
-        record.meta["unique"] = {"model": model.name, "top1": decode(model, options[0][0], record.lang),
-                                 "p_top1": round(p[0], 6), "p_top2": round(p[1], 6),
-                                 "unique": bool(p[0] >= ratio * p[1])}
-
-
 def build(data_dir: str | Path, out_dir: str | Path, langs: Sequence[str] = LANGS, per_dimension: int | None = None,
           models: dict[str, Any] | None = None, unique_ratio: float = 2.0,
           dimensions: Sequence[str] = DIMENSIONS, exclude: frozenset[str] = frozenset(),
-          exclude_zoo: bool = True) -> BuildSummary:
+          exclude_zoo: bool = True, flag_k: int = 5, flag_confident: float = 0.3) -> BuildSummary:
     """Build ``plm-<lang>.golden.jsonl`` under ``out_dir`` for each language; returns the counts.
 
     ``per_dimension``: originals per language and dimension (default: the paper's size, ``PAPER_SIZES``).
-    ``models`` maps a language to a loaded masked LM (or None) used for the uniqueness flag.
+    ``models`` maps a language to a loaded masked LM (or None) used for the uniqueness check: an original is
+    flagged ``ambiguous_flag`` when the gold is not in the model's ``flag_k`` best fillings and the model gives
+    ``flag_confident`` probability to another word that fits the rule.
     ``exclude`` holds :func:`~interpeval.benchmarks.plm.words.text_hash` values of texts an evaluated model was
     trained on (sentences, paragraphs, problems); candidates from those texts are skipped, and so are those of
     every installed zoo masked LM unless ``exclude_zoo`` is False.
@@ -215,9 +207,11 @@ def build(data_dir: str | Path, out_dir: str | Path, langs: Sequence[str] = LANG
             summary.rrl.setdefault(lang, {})[dim] = {"built": round(100 * built.get(dim, 0.0), 1),
                                                      "paper": PAPER_RRL[lang][dim]}
         if model is not None and records:
-            _uniqueness(records, model, unique_ratio)
+            check_uniqueness(records, model, flag_k, flag_confident, unique_ratio)
             for dim, counts in summary.counts[lang].items():
                 counts["unique"] = sum(1 for r in records if r.dimension == dim and r.meta["unique"]["unique"])
+                counts["ambiguous_flag"] = sum(1 for r in records if r.dimension == dim
+                                               and r.meta.get("ambiguous_flag"))
         path = write_golden(out_dir / f"plm-{lang}.golden.jsonl", records)
         summary.files[lang] = str(path)
     write_jsonl(out_dir / "build-summary.jsonl", [summary.to_json()])

@@ -195,6 +195,9 @@ def _zh_substitute(item: Item, i: int) -> str | None:
     before = "".join(item.words[:i])
     if before.count("《") > before.count("》"):  # a title: 《现代食品工程》 is not 《现代食物工程》
         return None
+    previous = zh_words(item.words[i - 1]) if i else []
+    if previous and previous[-1][1].startswith(("nr", "ns", "nt", "nz")):  # part of a name: 莫洛托夫计划 (round 5)
+        return None
     tagged = zh_words(word)
     if len(tagged) != 1 or numbers_in(word) or any(c in "零一二三四五六七八九十百千万萬两兩半倍" for c in word):
         return None

@@ -47,16 +47,19 @@ def rationale_ratios(records: Sequence[GoldenRecord]) -> dict[str, float]:
 
 
 def limit_records(records: Sequence[GoldenRecord], per_dimension: int | None,
-                  unique_only: bool = False) -> list[GoldenRecord]:
+                  unique_only: bool = False, unambiguous_only: bool = False) -> list[GoldenRecord]:
     """The first ``per_dimension`` originals of each dimension with all their partners (pairs stay whole); with
-    ``unique_only`` only originals the builder flagged ``unique`` (see :mod:`~interpeval.benchmarks.plm.build`)."""
-    if per_dimension is None and not unique_only:
+    ``unique_only`` only originals the builder flagged ``unique``, with ``unambiguous_only`` only originals
+    without its ``ambiguous_flag`` (see :mod:`~interpeval.benchmarks.plm.unique`)."""
+    if per_dimension is None and not unique_only and not unambiguous_only:
         return list(records)
     by_id = {r.sent_id: r for r in records}
     taken: dict[str, int] = defaultdict(int)
     keep: set[int] = set()
     for r in records:
         if unique_only and not (r.meta.get("unique") or {}).get("unique"):
+            continue
+        if unambiguous_only and r.meta.get("ambiguous_flag"):
             continue
         if r.sample_type == "ori" and (per_dimension is None or taken[r.dimension] < per_dimension):
             taken[r.dimension] += 1
@@ -91,14 +94,16 @@ class PLMRationaleRun(Benchmark):
     name = BENCHMARK
 
     def __init__(self, golden: str | Path, model: Any, explainer: Any, label: str, target: str = "gold",
-                 per_dimension: int | None = None, chunk: int = 16, unique_only: bool = False) -> None:
+                 per_dimension: int | None = None, chunk: int = 16, unique_only: bool = False,
+                 unambiguous_only: bool = False) -> None:
         if target not in TARGETS:
             raise ValueError(f"target must be one of {TARGETS}, got {target!r}")
         if chunk < 1:
             raise ValueError(f"chunk must be >= 1, got {chunk}")
         self.golden, self.model, self.explainer, self.label = Path(golden), model, explainer, label
         self.target, self.per_dimension, self.chunk, self.unique_only = target, per_dimension, chunk, unique_only
-        self.records = limit_records(read_golden(golden), per_dimension, unique_only)
+        self.unambiguous_only = unambiguous_only
+        self.records = limit_records(read_golden(golden), per_dimension, unique_only, unambiguous_only)
         if not self.records:
             raise ValueError(f"{golden}: no records to evaluate (unique_only={unique_only})")
         self.ratios = rationale_ratios(self.records)
@@ -107,6 +112,8 @@ class PLMRationaleRun(Benchmark):
         config = {"explainer": self.explainer.name, "label": self.label, "params": self.explainer.get_params(),
                   "target": self.target, "rrl": self.ratios, "per_dimension": self.per_dimension,
                   "golden": self.golden.name, "chunk": self.chunk, "unique_only": self.unique_only}
+        if self.unambiguous_only:  # only when set, so earlier runs keep their keys
+            config["unambiguous_only"] = True
         return RunKey(BENCHMARK, config, self.model.name, fingerprint_files(self.golden))
 
     def instances(self) -> list[GoldenRecord]:
@@ -152,11 +159,13 @@ class PLMRationaleRun(Benchmark):
 
 def evaluate(golden: str | Path, model: Any, explainer: Any, label: str, store: Store, target: str = "gold",
              per_dimension: int | None = None, chunk: int = 16,
-             progress: Callable[[int, int], None] | None = None, unique_only: bool = False) -> int:
+             progress: Callable[[int, int], None] | None = None, unique_only: bool = False,
+             unambiguous_only: bool = False) -> int:
     """Evaluate ``model`` with ``explainer`` (shown as ``label``) on a golden file; returns the run id."""
     if model.kind != "masked-lm":
         raise ValueError(f"{model.name} is a {model.kind} model; the PLM benchmark needs a masked-lm")
-    run = PLMRationaleRun(golden, model, explainer, label, target, per_dimension, chunk, unique_only)
+    run = PLMRationaleRun(golden, model, explainer, label, target, per_dimension, chunk, unique_only,
+                          unambiguous_only)
     outcome = resume(run, store, progress)
     return int(outcome.run.id)
 

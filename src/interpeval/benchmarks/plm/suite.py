@@ -43,7 +43,7 @@ def explainer_specs(names: Sequence[str], att_direction: str = "query", extra: S
 def evaluate_file(golden: str | Path, models: Sequence[Any], specs: dict[str, tuple[str, dict[str, Any]]],
                   store: Store, target: str = "gold", per_dimension: int | None = None, device: str = "auto",
                   progress: Callable[[str, int, int], None] | None = None,
-                  unique_only: bool = False) -> list[RunResult]:
+                  unique_only: bool = False, unambiguous_only: bool = False) -> list[RunResult]:
     """Every model (a name, or a loaded masked LM) × explainer on one golden file (one language)."""
     import interpeval.explain as explain
     from interpeval.models import load
@@ -58,7 +58,7 @@ def evaluate_file(golden: str | Path, models: Sequence[Any], specs: dict[str, tu
             tag = f"{lang} {model.name} {label}"
             report = None if progress is None else (lambda d, t, tag=tag: progress(tag, d, t))
             run_id = evaluate(golden, model, explainer, label, store, target, per_dimension, progress=report,
-                              unique_only=unique_only)
+                              unique_only=unique_only, unambiguous_only=unambiguous_only)
             results.append(load_result(store, run_id, lang))
     return results
 
