@@ -176,3 +176,12 @@ def test_perturbation_tables_and_f1_delta_by_hand():
     # 11 and 31 together: (1 + 1) / 2 − (.5 + .5) / 2; a partner whose original was not evaluated has no pair
     assert f1_delta([by_id[11], by_id[31]], by_id, outputs) == pytest.approx(0.5)
     assert f1_delta([by_id[11]], by_id, {11: outputs[11]}) != f1_delta([by_id[11]], by_id, {11: outputs[11]})
+
+
+def test_chinese_tables_are_numbered_4_to_7():
+    # the same builders; only the paper's numbering differs (zh: 4 prediction, 5 rationales, 6/7 per type)
+    result = _result2()
+    assert prediction_table("zh", [result], "g.json", GOLDEN2).title.startswith("Table 4")
+    assert interpretability_table("zh", [result], "g.json", GOLDEN2).title.startswith("Table 5")
+    pred, interp = perturbation_tables("zh", [result], "g.json", GOLDEN2)
+    assert pred.title.startswith("Table 6") and interp.title.startswith("Table 7")
