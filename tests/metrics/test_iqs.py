@@ -128,3 +128,30 @@ def test_simplicity_decreases_with_chunks():
 def test_registered():
     for name in ("iqs", "iqs_plausibility", "iqs_simplicity", "iqs_reproducibility"):
         assert get(name).info.family == "quality"
+
+
+def test_sign_sets_by_hand():
+    # threshold 0.1: 0.5 > 0.1 positive; 0.1 is not > 0.1; −0.25 < −0.1 negative; −0.1 is not < −0.1
+    assert sign_sets(["good", "fine", "bad", "meh"], [0.5, 0.1, -0.25, -0.1], threshold=0.1) == {
+        "positive": {"good"}, "negative": {"bad"}}
+    # the default threshold 0: a zero score is in neither set
+    assert sign_sets(["a", "b", "c"], [1.0, -1.0, 0.0]) == {"positive": {"a"}, "negative": {"b"}}
+    assert sign_sets([], []) == {"positive": set(), "negative": set()}
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: sign_sets("ab", [1.0, 2.0]), r"^words: expected a list of words, got a string$"),
+    (lambda: sign_sets(["a"], [1.0], threshold=-1), r"^threshold: must be >= 0, got -1$"),
+    (lambda: sign_sets(["a"], [[1.0]]), r"^scores"),
+    (lambda: iqs("x", 0.5, 0.5), r"^plausibility: must be a number in \[0, 1\], got 'x'$"),
+    (lambda: weight_grid(0), r"^steps: must be an integer >= 1, got 0$"),
+    (lambda: weight_grid(True), r"^steps: must be an integer >= 1, got True$"),
+])
+def test_bad_arguments_are_named(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_the_coarsest_weight_grid_is_the_three_corners():
+    # steps = 1: a_i in {0, 1} summing to 1, in the order i (a1) then j (a2)
+    assert weight_grid(1) == [(0.0, 0.0, 1.0), (0.0, 1.0, 0.0), (1.0, 0.0, 0.0)]

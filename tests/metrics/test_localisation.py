@@ -260,3 +260,21 @@ def test_registered():
     for name in ("quackie_iou", "quackie_hpd", "quackie_snr", "quackie_hpd_continuous", "quackie_snr_continuous"):
         assert get(name).info.family == "localisation"
     assert get("quackie_snr").info.value_range == (0.0, float("inf"))
+
+
+def test_quackie_scores_with_k_2_by_hand():
+    # scores [.9, .1, .8], gold sentence 3: the top 2 are sentences 1 and 3 → pred [1, 0, 1]
+    # IoU = |{3}| / |{1, 3}| = 1/2; HPD on pred: detected = pred ≥ pred[gold] = 1 → {1, 3}, 1 gold of 2 = 1/2;
+    # SNR on pred: noise = [1, 0] (sentences 1, 2): std 0.5, signal 1 − 0.5 = 0.5 → 0.25 / 0.25 = 1
+    # (with k = 1 only sentence 1 is picked: IoU 0)
+    assert quackie_scores([0.9, 0.1, 0.8], [0, 0, 1], k=2) == {"iou": 0.5, "hpd": 0.5, "snr": 1.0}
+
+
+def test_a_wrong_length_is_three_nans_under_their_names():
+    out = quackie_scores([0.5, 0.5], [[1, 0, 0]])
+    assert set(out) == {"iou", "hpd", "snr"} and all(math.isnan(v) for v in out.values())
+
+
+def test_aggregate_names_a_row_that_is_not_a_dict():
+    with pytest.raises(ValueError, match=r"^per_sample\[1\]: expected a dict with iou, hpd, snr, got list$"):
+        aggregate_quackie([{"iou": 1.0, "hpd": 1.0, "snr": 1.0}, [1.0, 1.0, 1.0]])

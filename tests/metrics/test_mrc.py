@@ -117,3 +117,19 @@ def test_aggregates_mean_of_products():
         expmrc_all_f1(a, e[:2])
     with pytest.raises(ValueError, match="empty"):
         expmrc_ans_f1([])
+
+
+def test_the_fixed_mode_splits_at_the_ellipsis_and_drops_capitalised_articles():
+    # official=False adds "…" to the split characters: each one is a token alone, words around it NLTK-tokenised
+    assert mixed_segmentation("a…b", official=False) == ["a", "…", "b"]
+    # the fixed mode lowercases before the article test: "The" goes like "the"; punctuation-only tokens go too
+    assert normalize_tokens(["The", "Cat", "…"], official=False) == ["cat"]
+
+
+@pytest.mark.parametrize(("references", "message"), [
+    ("gold", r"^references must be a list of strings, got a single string$"),
+    ([], r"^references is empty: the maximum over references is undefined$"),
+])
+def test_bad_references_are_named(references, message):
+    with pytest.raises(ValueError, match=message):
+        expmrc_f1(references, "x")

@@ -9,7 +9,15 @@ from __future__ import annotations
 import pytest
 
 from interpeval.benchmarks.plm.records import GoldenRecord
-from interpeval.benchmarks.plm.tables import RunResult, mean_ci, prediction_table
+from interpeval.benchmarks.plm.tables import (
+    RunResult,
+    f1_delta,
+    interpretability_table,
+    mean_ci,
+    perturbation_tables,
+    prediction_table,
+    statistics_table,
+)
 
 
 def _record(sid: int, answer: str, ori: int | None = None) -> GoldenRecord:
@@ -65,3 +73,115 @@ def test_prediction_table_original_and_perturbed_columns_by_hand():
 ])
 def test_mean_ci_is_the_95_percent_normal_interval(values, expected):
     assert mean_ci(values) == expected
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Tables 3, 9, 10, 11 (the English numbering; Chinese 5-7 are the same builders), F1^Δ and the pooled "all" row,
+# on a second hand-made golden/predict pair. Every record: [MASK] first, then four (or five) word tokens.
+#   1 grammar ori  [M a b c d]   gold [1,2]   partners 11 (replace: d→x) and 12 (transform)
+#   2 grammar ori  [M p q r s]   gold [1]     partner 21 (ins_del: t inserted at the end)
+#   3 semantics ori [M u v w z]  gold [1..4]  partner 31 (replace: z→y)
+def _rec(sid, dim, tokens, gold, kind=None, ori=None, rel=()):
+    meta = {"lang": "en", "dimension": dim, "label": "silver", "perturbation": kind, "ori_id": ori}
+    return GoldenRecord(sid, " ".join(tokens), ["[MASK]", *tokens], "ans", [gold], "ori" if ori is None else "disturb",
+                        list(rel), meta)
+
+
+GOLDEN2 = [_rec(1, "grammar", "abcd", [1, 2], rel=(11, 12)),
+           _rec(11, "grammar", "abcx", [1, 2], "replace", 1),
+           _rec(12, "grammar", "dcba", [3, 4], "transform", 1),
+           _rec(2, "grammar", "pqrs", [1], rel=(21,)),
+           _rec(21, "grammar", "pqrst", [1], "ins_del", 2),
+           _rec(3, "semantics", "uvwz", [1, 2, 3, 4], rel=(31,)),
+           _rec(31, "semantics", "uvwy", [1, 2, 3, 4], "replace", 3)]
+# sid: (hit1, hit3, stored token-F1, rationale in importance order, word scores incl. [MASK])
+OUT2 = {1: (1, 1, 1.0, [1, 2], [0, 4, 3, 2, 1]), 11: (0, 1, 0.5, [2, 1], [0, 4, 3, 2, 1]),
+        12: (0, 0, 0.0, [3, 4], [0, 1, 1, 1, 1]),
+        2: (1, 1, 0.5, [1], [0, 1, 2, 3, 4]), 21: (1, 1, 0.5, [1], [0, 1, 2, 3, 4, 0]),
+        3: (0, 1, 1.0, [1, 2, 3, 4], [0, 1, 2, 3, 4]), 31: (0, 0, 0.5, [4, 3, 2, 1], [0, 4, 3, 2, 1])}
+
+
+def _result2():
+    outputs = {sid: dict(zip(("hit1", "hit3", "f1", "rationale", "word_scores"), v, strict=True))
+               for sid, v in OUT2.items()}
+    return RunResult("en", "m", "grad", "gradient", {}, "mask", 1, outputs)
+
+
+def _rows(table, *keys):
+    return {tuple(r[k] for k in keys): r for r in (dict(zip(table.columns, row, strict=True)) for row in table.rows)}
+
+
+def test_statistics_table_by_hand():
+    # RRL over the originals: grammar (2/4 + 1/4) / 2 = 37.5 %, semantics 4/4 = 100 %
+    table = statistics_table("en", "g.json", GOLDEN2)
+    assert table.title.startswith("Table 3")
+    rows = _rows(table, "Dimension")
+    assert [rows[("grammar",)][c] for c in ("originals", "ins_del", "replace", "transform", "pairs", "RRL %")] == \
+        [2, 1, 1, 1, 3, 37.5]
+    assert [rows[("semantics",)][c] for c in ("originals", "ins_del", "replace", "transform", "pairs", "RRL %")] == \
+        [1, 0, 1, 0, 1, 100.0]
+
+
+def test_interpretability_table_and_pooled_all_row_by_hand():
+    # RRL (all records): grammar (.5 + .5 + .5 + .25 + .2) / 5 = 0.39, semantics 1.0; all (5·.39 + 2·1) / 7 = .564
+    # MAP (Trans. left out): pair (1,11) [a,b] vs [b,a] = (0/1 + 2/2) / 2 = .5; pair (2,21) [p] vs [p] = 1;
+    #   pair (3,31) [u,v,w,z] vs [y,w,v,u] = (0 + 0 + 2/3 + 3/4) / 4 = 17/48 = .3542; all: (.5 + 1 + .3542) / 3
+    # PCC: (1,11) r = 1 over [4,3,2,1]; (2,21) r = 1 over [1,2,3,4,0] (t meets a virtual 0); (3,31) r = -1
+    #   pooled all = (1·2 + (-1)·1) / 3 = 33.3 (weighted by significant pairs; the unweighted mean would be 0)
+    # MAP*: grammar K = ceil(4·.39) = 2 (ceil(5·.39) = 2 for 21): [a,b]/[a,b] and [s,r]/[s,r] → 1;
+    #   semantics K = 4: [z,w,v,u] vs [u,v,w,y] = (0 + 0 + 2/3 + 3/4) / 4 = .3542; all (2 + .3542) / 3 = .7847
+    # token-F1: grammar [1,.5,0,.5,.5] mean .5, s = √(.5/4), half 1.96·.3536/√5 = .3099; semantics [1,.5] .75 ± .49;
+    #   all seven: mean 4/7, s² = (5/7)/6, half 1.96·.3450/√7 = .2556
+    # nearest-K (K = 2 for grammar, 4 for semantics, the tokens right of [MASK]): F1 1, 1, 0, 2/3, 2/3 → mean 2/3,
+    #   s = √(.6667/4), half 1.96·.4082/√5 = .3579; semantics 1, 1; all mean 16/21 = .7619, s² = .8254/6,
+    #   half 1.96·.3709/√7 = .2748
+    table = interpretability_table("en", [_result2()], "g.json", GOLDEN2)
+    assert table.title.startswith("Table 9")
+    rows = _rows(table, "Dimension")
+    cols = ("RRL", "n", "token-F1", "F1 nearest-K", "MAP", "pairs", "PCC (p<0.05)", "MAP*", "significant")
+    assert [rows[("grammar",)][c] for c in cols] == [0.39, 5, "50.0 ± 31.0", "66.7 ± 35.8", "75.0", 2, "100.0",
+                                                      "100.0", 2]
+    assert [rows[("semantics",)][c] for c in cols] == [1.0, 2, "75.0 ± 49.0", "100.0 ± 0.0", "35.4", 1, "-100.0",
+                                                        "35.4", 1]
+    assert [rows[("all",)][c] for c in cols] == [0.564, 7, "57.1 ± 25.6", "76.2 ± 27.5", "61.8", 3, "33.3",
+                                                  "78.5", 3]
+
+
+def test_perturbation_tables_and_f1_delta_by_hand():
+    pred, interp = perturbation_tables("en", [_result2()], "g.json", GOLDEN2)
+    assert pred.title.startswith("Table 11") and interp.title.startswith("Table 10")
+    p = _rows(pred, "Dimension", "Perturbation")
+    assert set(p) == {("grammar", "ins_del"), ("grammar", "replace"), ("grammar", "transform"),
+                      ("semantics", "replace"), ("all", "ins_del"), ("all", "replace"), ("all", "transform")}
+    cols = ("pairs", "Top-1 ori", "Top-1 per", "Top-3 ori", "Top-3 per")
+    assert [p[("grammar", "replace")][c] for c in cols] == [1, "100.0", "0.0", "100.0", "100.0"]
+    assert [p[("grammar", "transform")][c] for c in cols] == [1, "100.0", "0.0", "100.0", "0.0"]
+    assert [p[("semantics", "replace")][c] for c in cols] == [1, "0.0", "0.0", "100.0", "0.0"]
+    # all/replace: originals 1, 3 → Top-1 [1,0] = 50 ± 1.96·.7071/√2 = 98; partners 11, 31 → Top-1 [0,0], Top-3 [1,0]
+    assert [p[("all", "replace")][c] for c in cols] == [2, "50.0 ± 98.0", "0.0 ± 0.0", "100.0 ± 0.0", "50.0 ± 98.0"]
+    i = _rows(interp, "Dimension", "Perturbation")
+    cols = ("pairs", "token-F1 per", "F1^Δ", "MAP", "PCC (p<0.05)", "MAP*", "significant")
+    # F1^Δ = F1 of the originals − F1 of their partners: 21: .5 − .5; 11: 1 − .5; 12: 1 − 0; 31: 1 − .5
+    assert [i[("grammar", "ins_del")][c] for c in cols] == [1, "50.0", "0.000", "100.0", "100.0", "100.0", 1]
+    assert [i[("grammar", "replace")][c] for c in cols] == [1, "50.0", "0.500", "50.0", "100.0", "100.0", 1]
+    assert [i[("grammar", "transform")][c] for c in cols] == [1, "0.0", "1.000", "excluded", "excluded",
+                                                               "excluded", ""]
+    assert [i[("semantics", "replace")][c] for c in cols] == [1, "50.0", "0.500", "35.4", "-100.0", "35.4", 1]
+    # all/replace pools grammar (1 significant pair, r = 1, MAP* 1) and semantics (r = -1, MAP* .3542):
+    # MAP (.5 + .3542) / 2 = 42.7, PCC (1 − 1) / 2 = 0, MAP* (1 + .3542) / 2 = 67.7
+    assert [i[("all", "replace")][c] for c in cols] == [2, "50.0 ± 0.0", "0.500", "42.7", "0.0", "67.7", 2]
+    assert [i[("all", "ins_del")][c] for c in cols] == [1, "50.0", "0.000", "100.0", "100.0", "100.0", 1]
+    by_id = {g.sent_id: g for g in GOLDEN2}
+    outputs = _result2().outputs
+    # 11 and 31 together: (1 + 1) / 2 − (.5 + .5) / 2; a partner whose original was not evaluated has no pair
+    assert f1_delta([by_id[11], by_id[31]], by_id, outputs) == pytest.approx(0.5)
+    assert f1_delta([by_id[11]], by_id, {11: outputs[11]}) != f1_delta([by_id[11]], by_id, {11: outputs[11]})
+
+
+def test_chinese_tables_are_numbered_4_to_7():
+    # the same builders; only the paper's numbering differs (zh: 4 prediction, 5 rationales, 6/7 per type)
+    result = _result2()
+    assert prediction_table("zh", [result], "g.json", GOLDEN2).title.startswith("Table 4")
+    assert interpretability_table("zh", [result], "g.json", GOLDEN2).title.startswith("Table 5")
+    pred, interp = perturbation_tables("zh", [result], "g.json", GOLDEN2)
+    assert pred.title.startswith("Table 6") and interp.title.startswith("Table 7")
