@@ -16,9 +16,10 @@ import secrets
 import threading
 from hashlib import sha256
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, TypeVar
 
 import fastapi
+import pydantic
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import (
     FileResponse,
@@ -30,7 +31,7 @@ from fastapi.responses import (
 
 from interpeval.report import views
 from interpeval.store import Store
-from interpeval.store.studies import KINDS, Studies, User, blinded
+from interpeval.store.studies import KINDS, ROLES, Studies, User, blinded
 from interpeval.web.render import SWAGGER_FILES, asset, plotly_js_path, render, swagger_ui_path
 
 COOKIE = "ie_token"
@@ -42,6 +43,63 @@ _API_ERRORS = {400: "Malformed request", 401: "No valid token", 403: "Not allowe
                404: "No such run, instance, study or assignment", 413: "Request body too large"}
 _CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
         "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+_MAX_ID = 2**63 - 1
+BodyT = TypeVar("BodyT", bound="_Body")
+BodyId = Annotated[int, pydantic.Field(ge=1, le=_MAX_ID)]
+
+
+class _Body(pydantic.BaseModel):
+    """A JSON request body of an ``/api/`` POST route: checked by the route (400 naming the field), declared in the
+    OpenAPI schema (so clients and the fuzzer see it). Strict: ``"1"`` is not an id, ``"false"`` not a boolean."""
+
+    model_config = pydantic.ConfigDict(strict=True, extra="allow")
+
+
+class StudyItemBody(_Body):
+    key: str
+    payload: dict[str, Any]
+
+
+class CreateStudyBody(_Body):
+    name: str = "study"
+    kind: str = pydantic.Field(json_schema_extra=lambda schema: schema.update(enum=sorted(KINDS)))
+    items: list[StudyItemBody] = []
+    config: dict[str, Any] | None = None
+
+
+class AssignBody(_Body):
+    user_id: BodyId
+    item_ids: list[BodyId] | None = pydantic.Field(None, description="all of the study's items if left out")
+    task: Literal["annotate", "check"] = "annotate"
+    as_: Literal["annotator", "checker"] = pydantic.Field("annotator", alias="as")
+
+
+class InviteBody(_Body):
+    role: str = pydantic.Field(json_schema_extra={"enum": list(ROLES)})
+    study_id: BodyId | None = None
+
+
+class AnswerBody(_Body):
+    answer: dict[str, Any]
+    final: bool = True
+
+
+def _body_schema(model: type[pydantic.BaseModel]) -> dict[str, Any]:
+    """``openapi_extra`` declaring ``model`` as the operation's required JSON body (its ``$defs`` inlined)."""
+    schema = model.model_json_schema(by_alias=True)
+    defs = schema.pop("$defs", {})
+
+    def inline(node: Any) -> Any:
+        if isinstance(node, list):
+            return [inline(x) for x in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node:
+            return inline(defs[node["$ref"].rsplit("/", 1)[1]])
+        return {k: inline(v) for k, v in node.items()}
+
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": inline(schema)}}}}
 
 
 class _BodyLimit:
@@ -507,42 +565,50 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
                               "progress": db.progress(s.id)}
                              for s in db.studies() if admin or s.id in mine])
 
-    @app.post("/api/studies")
+    @app.post("/api/studies", status_code=201, openapi_extra=_body_schema(CreateStudyBody))
     async def api_create_study(request: Request) -> JSONResponse:
         user = need_user(request, ("admin",))
         check_csrf(request)
-        body = await _json_body(request)
+        body = await _json_body(request, CreateStudyBody)
         try:
-            study = studies().create_study(str(body.get("name", "study")), str(body.get("kind", "")),
-                                           body.get("items", []), body.get("config"), created_by=user.id)
+            study = studies().create_study(body.name, body.kind, [i.model_dump() for i in body.items], body.config,
+                                           created_by=user.id)
         except ValueError as err:
             raise HTTPException(400, str(err)) from None
+        except (KeyError, TypeError) as err:  # a config whose "review" has the wrong shape
+            raise HTTPException(400, f"bad study config: {err!r}") from None
         return JSONResponse({"id": study.id, "items": len(studies().items(study.id))}, status_code=201)
 
-    @app.post("/api/studies/{study_id}/assign")
+    @app.post("/api/studies/{study_id}/assign", openapi_extra=_body_schema(AssignBody))
     async def api_assign(request: Request, study_id: Id) -> JSONResponse:
         need_user(request, ("admin",))
         check_csrf(request)
         _study_or_404(study_id)
-        body = await _json_body(request)
+        body = await _json_body(request, AssignBody)
+        db = studies()
         try:
-            if body.get("task") == "check" or body.get("as") == "checker":
-                studies().add_member(study_id, int(body["user_id"]), "checker")
-                return JSONResponse({"checker": int(body["user_id"])})
-            made = studies().assign(study_id, int(body["user_id"]), body.get("item_ids"))
+            db.user(body.user_id)
+        except KeyError as err:
+            raise HTTPException(404, str(err.args[0])) from None
+        missing = set(body.item_ids or ()) - {i.id for i in db.items(study_id)}
+        if missing:
+            raise HTTPException(404, f"items {sorted(missing)} are not in study {study_id}")
+        try:
+            if body.task == "check" or body.as_ == "checker":
+                db.add_member(study_id, body.user_id, "checker")
+                return JSONResponse({"checker": body.user_id})
+            made = db.assign(study_id, body.user_id, body.item_ids)
         except (KeyError, ValueError, TypeError) as err:
             raise HTTPException(400, f"bad assignment request: {err}") from None
         return JSONResponse([_assignment_json(a) for a in made])
 
-    @app.post("/api/invites")
+    @app.post("/api/invites", status_code=201, openapi_extra=_body_schema(InviteBody))
     async def api_invite(request: Request) -> JSONResponse:
         user = need_user(request, ("admin",))
         check_csrf(request)
-        body = await _json_body(request)
+        body = await _json_body(request, InviteBody)
         try:
-            study_id = body.get("study_id")
-            code = studies().invite(str(body.get("role", "")), created_by=user.id,
-                                    study_id=None if study_id is None else int(study_id))
+            code = studies().invite(body.role, created_by=user.id, study_id=body.study_id)
         except KeyError as err:
             raise HTTPException(404, str(err.args[0])) from None
         except (ValueError, TypeError) as err:
@@ -566,13 +632,13 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         shown = item if user.role == "admin" else blinded(item, study.kind)
         return JSONResponse({**_assignment_json(assignment), "item": shown.key, "payload": shown.payload})
 
-    @app.post("/api/assignments/{assignment_id}")
+    @app.post("/api/assignments/{assignment_id}", openapi_extra=_body_schema(AnswerBody))
     async def api_save(request: Request, assignment_id: Id) -> JSONResponse:
         user = need_user(request)
         check_csrf(request)
-        body = await _json_body(request)
+        body = await _json_body(request, AnswerBody)
         try:
-            saved = studies().save(user.id, assignment_id, body.get("answer"), final=bool(body.get("final", True)))
+            saved = studies().save(user.id, assignment_id, body.answer, final=body.final)
         except KeyError:
             raise HTTPException(404, f"no assignment {assignment_id}") from None
         except PermissionError as err:
@@ -608,6 +674,8 @@ def _document_api_errors(app: FastAPI) -> None:
                 if not path.startswith("/api/"):
                     continue
                 for operation in operations.values():
+                    if "requestBody" in operation:
+                        operation["requestBody"] = _exact_bounds(operation["requestBody"])
                     for code, why in _API_ERRORS.items():
                         operation["responses"].setdefault(str(code), {"description": why, "content": {
                             "application/json": {"schema": {"type": "object", "required": ["detail"],
@@ -615,6 +683,19 @@ def _document_api_errors(app: FastAPI) -> None:
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def _exact_bounds(node: Any) -> Any:
+    """FastAPI reads ``openapi_extra`` bounds as floats (2**63-1 becomes 2**63, beyond SQLite): integers again."""
+    if isinstance(node, list):
+        return [_exact_bounds(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _exact_bounds(v) for k, v in node.items()}
+    for key in ("minimum", "maximum"):
+        if isinstance(out.get(key), float) and out.get("type") == "integer":
+            out[key] = min(int(out[key]), _MAX_ID)
+    return out
 
 
 def openapi_30(schema: dict[str, Any]) -> dict[str, Any]:
@@ -656,14 +737,21 @@ class _Locked:
         return call
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
+async def _json_body(request: Request, model: type[BodyT]) -> BodyT:
+    """The request's JSON body checked against ``model``: 400 naming the first wrong field otherwise."""
     try:
         body = json.loads(await request.body() or b"{}")
-    except json.JSONDecodeError as err:
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise HTTPException(400, f"the request body is not JSON: {err}") from None
     if not isinstance(body, dict):
         raise HTTPException(400, "the request body must be a JSON object")
-    return body
+    try:
+        return model.model_validate(body)
+    except pydantic.ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "body"
+        raise HTTPException(400, f"bad request body: {where}: {first['msg']} ({err.error_count()} error(s))") \
+            from None
 
 
 def _local(target: str) -> str:
