@@ -31,6 +31,7 @@ from fastapi.responses import (
 
 from interpeval.report import views
 from interpeval.store import Store
+from interpeval.store.sqlite import StoreUnavailable
 from interpeval.store.studies import KINDS, ROLES, Studies, User, blinded
 from interpeval.web.render import SWAGGER_FILES, asset, plotly_js_path, render, swagger_ui_path
 
@@ -40,7 +41,8 @@ Id = Annotated[int, fastapi.Path(ge=1, le=2**63 - 1)]
 OptionalId = Annotated[int | None, fastapi.Query(ge=1, le=2**63 - 1)]
 #: what every JSON API operation may answer besides its success: ``{"detail": why}``
 _API_ERRORS = {400: "Malformed request", 401: "No valid token", 403: "Not allowed for this user or role",
-               404: "No such run, instance, study or assignment", 413: "Request body too large"}
+               404: "No such run, instance, study or assignment", 413: "Request body too large",
+               503: "The store cannot be written now (its disk is full, or another process holds its write lock)"}
 _CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
         "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
@@ -244,6 +246,17 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         return HTMLResponse(render("message.html", user=user, csrf=csrf_for(token) if user and token else "",
                                    path=request.url.path, title="Not allowed" if exc.status_code == 403 else "Error",
                                    message=str(exc.detail)), status_code=exc.status_code)
+
+    @app.exception_handler(StoreUnavailable)
+    async def store_unavailable(request: Request, exc: StoreUnavailable) -> Response:
+        """A full disk or a write lock held too long: 503 naming the store and the cause (nothing was written; the
+        same request may be sent again later), never a 500."""
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "60"})
+        return HTMLResponse(render("message.html", user=None, csrf="", path=request.url.path,
+                                   title="The results store cannot be written now",
+                                   message=f"{exc} Nothing of this request was saved: try again later."),
+                            status_code=503, headers={"Retry-After": "60"})
 
     # static assets --------------------------------------------------------------------------------------------
 
