@@ -47,6 +47,7 @@ def evaluate(
 ) -> None:
     """Print the mean of every metric per explainer with n and a 95 % bootstrap interval; rerun to resume."""
     from interpeval import validate
+    from interpeval.cli.attribute import say_truncated
     from interpeval.cli.explain import parse_target
     from interpeval.evaluate import Input
     from interpeval.evaluate import evaluate as run_evaluation
@@ -74,6 +75,7 @@ def evaluate(
     if baseline and not any(spec.partition(":")[0] == "random" for spec in explainer):
         explainer = [*explainer, "random"]
     loaded = load(model, device=device)
+    say_truncated(loaded, [i.text for i in inputs] + [i.partner for i in inputs if i.partner])
     with Store(store) as db:
         result = run_evaluation(loaded, inputs, explainer, metric, target=parsed_target, store=db,
                                 chunk=chunk, seed=seed, options=options,

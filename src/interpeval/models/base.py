@@ -135,6 +135,15 @@ class Model:
         enc["offset_mapping"] = [[tuple(o) for o in row] for row in offsets]
         return enc
 
+    def truncated(self, texts: Sequence[str], pairs: Sequence[str] | None = None) -> tuple[int, int]:
+        """How many inputs (``texts`` with ``pairs``) are longer than the ``max_length`` tokens the model reads, and
+        the longest one's length in tokens: what :meth:`tokenize` cuts off."""
+        texts = _as_list(texts, "texts")
+        enc = self.tokenizer(texts, None if pairs is None else _as_list(pairs, "pairs"), truncation=False,
+                             verbose=False)
+        lengths = [len(ids) for ids in enc["input_ids"]]
+        return sum(n > self.max_length for n in lengths), max(lengths, default=0)
+
     def embedding_layer(self) -> torch.nn.Module:
         """The embeddings block (word + position + type + LayerNorm) that layer attributions hook."""
         embeddings = getattr(self.hf.base_model, "embeddings", None)
