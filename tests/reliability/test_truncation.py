@@ -39,3 +39,22 @@ def test_evaluate_says_how_many_inputs_were_truncated_partners_included(tmp_path
     err = " ".join(done.err.split())
     assert err.count("truncated:") == 1 and "truncated: 1 of 3 inputs are longer than the 512 tokens" in err, err
     print(err)
+
+
+@pytest.mark.parametrize("kind", ["span", "choice"])
+def test_expmrc_answer_run_says_how_many_inputs_were_cut(capsys, kind):
+    from interpeval.benchmarks.expmrc.data import Dataset, Question
+    from interpeval.benchmarks.expmrc.run import stored_outputs
+    from interpeval.models import load
+
+    options = ("good", "bad") if kind == "choice" else ()
+    questions = tuple(Question(str(i), "what is good?", context, ("A" if options else "good",), None, options=options)
+                      for i, context in enumerate(["good films", LONG, "a good day"]))
+    dataset = Dataset("dev.json", "1.0", kind, "squad" if kind == "span" else "race", questions)
+    model = "tiny-extractive-qa" if kind == "span" else "tiny-multiple-choice"
+    outputs = stored_outputs(load(model), model, dataset, None)
+    assert len(outputs) == 3
+    err = " ".join(capsys.readouterr().err.split())
+    cut = "1 of 3 inputs" if kind == "span" else "2 of 6 inputs"  # choice: one input per (passage, option)
+    assert err.count("truncated:") == 1 and f"truncated: {cut} are longer than the 512 tokens" in err, err
+    print(err)

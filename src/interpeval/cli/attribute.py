@@ -8,9 +8,7 @@ the same as those of an uninterrupted run.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import typer
 from rich.progress import Progress
@@ -44,19 +42,6 @@ def read_lines(path: Path) -> list[tuple[str, str]]:
     return rows
 
 
-def say_truncated(model: Any, texts: Sequence[str], pairs: Sequence[str] | None = None) -> int:
-    """Say once, on stderr, how many inputs are longer than ``model`` reads (they are cut to its first
-    ``max_length`` tokens: explained and scored on that part only); the count."""
-    if not texts:
-        return 0
-    cut, longest = model.truncated(texts, pairs)
-    if cut:
-        typer.echo(f"truncated: {cut} of {len(texts)} inputs are longer than the {model.max_length} tokens "
-                   f"{model.name} reads (the longest has {longest}); only their first {model.max_length} tokens "
-                   "are explained and scored", err=True)
-    return cut
-
-
 @executor_options
 def attribute(
     file: Path = typer.Argument(..., exists=True, dir_okay=False, help="UTF-8 text file, one input per line."),
@@ -76,7 +61,7 @@ def attribute(
     explainer = validate.make_explainer(method, parse_params(param))
     rows = read_lines(file)
     loaded = models.load(model)
-    say_truncated(loaded, [text for _, text in rows])
+    models.say_truncated(loaded, [text for _, text in rows])
     bench = AttributeLines(loaded, explainer, method, rows, file.name, fingerprint_files(file), chunk)
     with Store(store) as db, Progress(transient=True) as progress:
         task = progress.add_task(f"{method} on {loaded.name}", total=len(rows))

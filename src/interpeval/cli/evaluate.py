@@ -47,13 +47,12 @@ def evaluate(
 ) -> None:
     """Print the mean of every metric per explainer with n and a 95 % bootstrap interval; rerun to resume."""
     from interpeval import validate
-    from interpeval.cli.attribute import say_truncated
     from interpeval.cli.explain import parse_target
     from interpeval.evaluate import Input
     from interpeval.evaluate import evaluate as run_evaluation
     from interpeval.evaluate.engine import parse_method, resolve_metrics
     from interpeval.evaluate.inputs import read_inputs
-    from interpeval.models import load
+    from interpeval.models import load, say_truncated
     from interpeval.store import Store
 
     if bool(texts) == (file is not None):

@@ -6,6 +6,7 @@ or from embeddings, and they find the embedding layer through :meth:`Model.embed
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -254,3 +255,16 @@ class Model:
             encoding=enc,
             attentions={k: torch.cat(v) for k, v in atts.items()} if attentions else None,
         )
+
+
+def say_truncated(model: Any, texts: Sequence[str], pairs: Sequence[str] | None = None) -> int:
+    """Say once, on stderr, how many inputs (``texts`` with ``pairs``) are longer than ``model`` reads: they are cut
+    to its first ``max_length`` tokens, explained and scored on that part only. Returns that count."""
+    if not texts:
+        return 0
+    cut, longest = model.truncated(texts, pairs)
+    if cut:
+        print(f"truncated: {cut} of {len(texts)} inputs are longer than the {model.max_length} tokens {model.name} "
+              f"reads (the longest has {longest}); the model reads, explains and scores only their first "
+              f"{model.max_length} tokens", file=sys.stderr)
+    return cut

@@ -92,16 +92,10 @@ def _body_schema(model: type[pydantic.BaseModel]) -> dict[str, Any]:
     schema = model.model_json_schema(by_alias=True)
     defs = schema.pop("$defs", {})
 
-    def inline(node: Any) -> Any:
-        if isinstance(node, list):
-            return [inline(x) for x in node]
-        if not isinstance(node, dict):
-            return node
-        if "$ref" in node:
-            return inline(defs[node["$ref"].rsplit("/", 1)[1]])
-        return {k: inline(v) for k, v in node.items()}
+    def inline(node: dict[str, Any]) -> Any:
+        return _rewrite(defs[node["$ref"].rsplit("/", 1)[1]], inline) if "$ref" in node else node
 
-    return {"requestBody": {"required": True, "content": {"application/json": {"schema": inline(schema)}}}}
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": _rewrite(schema, inline)}}}}
 
 
 class _BodyLimit:
@@ -698,29 +692,32 @@ def _document_api_errors(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def _exact_bounds(node: Any) -> Any:
-    """FastAPI reads ``openapi_extra`` bounds as floats (2**63-1 becomes 2**63, beyond SQLite): integers again."""
+def _rewrite(node: Any, change: Any) -> Any:
+    """A copy of the JSON ``node`` with ``change(dict) -> value`` applied to every object, innermost first."""
     if isinstance(node, list):
-        return [_exact_bounds(x) for x in node]
+        return [_rewrite(x, change) for x in node]
     if not isinstance(node, dict):
         return node
-    out = {k: _exact_bounds(v) for k, v in node.items()}
-    for key in ("minimum", "maximum"):
-        if isinstance(out.get(key), float) and out.get("type") == "integer":
-            out[key] = min(int(out[key]), _MAX_ID)
-    return out
+    return change({k: _rewrite(v, change) for k, v in node.items()})
+
+
+def _exact_bounds(node: Any) -> Any:
+    """FastAPI reads ``openapi_extra`` bounds as floats (2**63-1 becomes 2**63, beyond SQLite): integers again."""
+
+    def exact(out: dict[str, Any]) -> dict[str, Any]:
+        for key in ("minimum", "maximum"):
+            if isinstance(out.get(key), float) and out.get("type") == "integer":
+                out[key] = min(int(out[key]), _MAX_ID)
+        return out
+
+    return _rewrite(node, exact)
 
 
 def openapi_30(schema: dict[str, Any]) -> dict[str, Any]:
     """FastAPI's OpenAPI 3.1 schema in the 3.0 form that the packaged Swagger UI (4.x) reads: a ``{"type": "null"}``
     alternative becomes ``nullable: true``. /api/openapi.json itself stays 3.1."""
 
-    def convert(node: Any) -> Any:
-        if isinstance(node, list):
-            return [convert(x) for x in node]
-        if not isinstance(node, dict):
-            return node
-        node = {k: convert(v) for k, v in node.items()}
+    def convert(node: dict[str, Any]) -> dict[str, Any]:
         options = node.get("anyOf")
         if isinstance(options, list) and {"type": "null"} in options:
             rest = [o for o in options if o != {"type": "null"}]
@@ -729,7 +726,7 @@ def openapi_30(schema: dict[str, Any]) -> dict[str, Any]:
             node["nullable"] = True
         return node
 
-    return {**convert(schema), "openapi": "3.0.3"}
+    return {**_rewrite(schema, convert), "openapi": "3.0.3"}
 
 
 class _Locked:
