@@ -61,6 +61,7 @@ def attribute(
     explainer = validate.make_explainer(method, parse_params(param))
     rows = read_lines(file)
     loaded = models.load(model)
+    models.say_truncated(loaded, [text for _, text in rows])
     bench = AttributeLines(loaded, explainer, method, rows, file.name, fingerprint_files(file), chunk)
     with Store(store) as db, Progress(transient=True) as progress:
         task = progress.add_task(f"{method} on {loaded.name}", total=len(rows))

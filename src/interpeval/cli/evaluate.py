@@ -52,7 +52,7 @@ def evaluate(
     from interpeval.evaluate import evaluate as run_evaluation
     from interpeval.evaluate.engine import parse_method, resolve_metrics
     from interpeval.evaluate.inputs import read_inputs
-    from interpeval.models import load
+    from interpeval.models import load, say_truncated
     from interpeval.store import Store
 
     if bool(texts) == (file is not None):
@@ -74,6 +74,7 @@ def evaluate(
     if baseline and not any(spec.partition(":")[0] == "random" for spec in explainer):
         explainer = [*explainer, "random"]
     loaded = load(model, device=device)
+    say_truncated(loaded, [i.text for i in inputs] + [i.partner for i in inputs if i.partner])
     with Store(store) as db:
         result = run_evaluation(loaded, inputs, explainer, metric, target=parsed_target, store=db,
                                 chunk=chunk, seed=seed, options=options,

@@ -6,6 +6,7 @@ or from embeddings, and they find the embedding layer through :meth:`Model.embed
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -135,6 +136,15 @@ class Model:
         enc["offset_mapping"] = [[tuple(o) for o in row] for row in offsets]
         return enc
 
+    def truncated(self, texts: Sequence[str], pairs: Sequence[str] | None = None) -> tuple[int, int]:
+        """How many inputs (``texts`` with ``pairs``) are longer than the ``max_length`` tokens the model reads, and
+        the longest one's length in tokens: what :meth:`tokenize` cuts off."""
+        texts = _as_list(texts, "texts")
+        enc = self.tokenizer(texts, None if pairs is None else _as_list(pairs, "pairs"), truncation=False,
+                             verbose=False)
+        lengths = [len(ids) for ids in enc["input_ids"]]
+        return sum(n > self.max_length for n in lengths), max(lengths, default=0)
+
     def embedding_layer(self) -> torch.nn.Module:
         """The embeddings block (word + position + type + LayerNorm) that layer attributions hook."""
         embeddings = getattr(self.hf.base_model, "embeddings", None)
@@ -245,3 +255,16 @@ class Model:
             encoding=enc,
             attentions={k: torch.cat(v) for k, v in atts.items()} if attentions else None,
         )
+
+
+def say_truncated(model: Any, texts: Sequence[str], pairs: Sequence[str] | None = None) -> int:
+    """Say once, on stderr, how many inputs (``texts`` with ``pairs``) are longer than ``model`` reads: they are cut
+    to its first ``max_length`` tokens, explained and scored on that part only. Returns that count."""
+    if not texts:
+        return 0
+    cut, longest = model.truncated(texts, pairs)
+    if cut:
+        print(f"truncated: {cut} of {len(texts)} inputs are longer than the {model.max_length} tokens {model.name} "
+              f"reads (the longest has {longest}); the model reads, explains and scores only their first "
+              f"{model.max_length} tokens", file=sys.stderr)
+    return cut

@@ -16,9 +16,10 @@ import secrets
 import threading
 from hashlib import sha256
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, TypeVar
 
 import fastapi
+import pydantic
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import (
     FileResponse,
@@ -30,7 +31,8 @@ from fastapi.responses import (
 
 from interpeval.report import views
 from interpeval.store import Store
-from interpeval.store.studies import KINDS, Studies, User, blinded
+from interpeval.store.sqlite import StoreUnavailable
+from interpeval.store.studies import KINDS, ROLES, Studies, User, blinded
 from interpeval.web.render import SWAGGER_FILES, asset, plotly_js_path, render, swagger_ui_path
 
 COOKIE = "ie_token"
@@ -39,9 +41,61 @@ Id = Annotated[int, fastapi.Path(ge=1, le=2**63 - 1)]
 OptionalId = Annotated[int | None, fastapi.Query(ge=1, le=2**63 - 1)]
 #: what every JSON API operation may answer besides its success: ``{"detail": why}``
 _API_ERRORS = {400: "Malformed request", 401: "No valid token", 403: "Not allowed for this user or role",
-               404: "No such run, instance, study or assignment", 413: "Request body too large"}
+               404: "No such run, instance, study or assignment", 413: "Request body too large",
+               503: "The store cannot be written now (its disk is full, or another process holds its write lock)"}
 _CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
         "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+_MAX_ID = 2**63 - 1
+BodyT = TypeVar("BodyT", bound="_Body")
+BodyId = Annotated[int, pydantic.Field(ge=1, le=_MAX_ID)]
+
+
+class _Body(pydantic.BaseModel):
+    """A JSON request body of an ``/api/`` POST route: checked by the route (400 naming the field), declared in the
+    OpenAPI schema (so clients and the fuzzer see it). Strict: ``"1"`` is not an id, ``"false"`` not a boolean."""
+
+    model_config = pydantic.ConfigDict(strict=True, extra="allow")
+
+
+class StudyItemBody(_Body):
+    key: str
+    payload: dict[str, Any]
+
+
+class CreateStudyBody(_Body):
+    name: str = "study"
+    kind: str = pydantic.Field(json_schema_extra=lambda schema: schema.update(enum=sorted(KINDS)))
+    items: list[StudyItemBody] = []
+    config: dict[str, Any] | None = None
+
+
+class AssignBody(_Body):
+    user_id: BodyId
+    item_ids: list[BodyId] | None = pydantic.Field(None, description="all of the study's items if left out")
+    task: Literal["annotate", "check"] = "annotate"
+    as_: Literal["annotator", "checker"] = pydantic.Field("annotator", alias="as")
+
+
+class InviteBody(_Body):
+    role: str = pydantic.Field(json_schema_extra={"enum": list(ROLES)})
+    study_id: BodyId | None = None
+
+
+class AnswerBody(_Body):
+    answer: dict[str, Any]
+    final: bool = True
+
+
+def _body_schema(model: type[pydantic.BaseModel]) -> dict[str, Any]:
+    """``openapi_extra`` declaring ``model`` as the operation's required JSON body (its ``$defs`` inlined)."""
+    schema = model.model_json_schema(by_alias=True)
+    defs = schema.pop("$defs", {})
+
+    def inline(node: dict[str, Any]) -> Any:
+        return _rewrite(defs[node["$ref"].rsplit("/", 1)[1]], inline) if "$ref" in node else node
+
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": _rewrite(schema, inline)}}}}
 
 
 class _BodyLimit:
@@ -186,6 +240,17 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         return HTMLResponse(render("message.html", user=user, csrf=csrf_for(token) if user and token else "",
                                    path=request.url.path, title="Not allowed" if exc.status_code == 403 else "Error",
                                    message=str(exc.detail)), status_code=exc.status_code)
+
+    @app.exception_handler(StoreUnavailable)
+    async def store_unavailable(request: Request, exc: StoreUnavailable) -> Response:
+        """A full disk or a write lock held too long: 503 naming the store and the cause (nothing was written; the
+        same request may be sent again later), never a 500."""
+        if request.url.path.startswith("/api/"):
+            return JSONResponse({"detail": str(exc)}, status_code=503, headers={"Retry-After": "60"})
+        return HTMLResponse(render("message.html", user=None, csrf="", path=request.url.path,
+                                   title="The results store cannot be written now",
+                                   message=f"{exc} Nothing of this request was saved: try again later."),
+                            status_code=503, headers={"Retry-After": "60"})
 
     # static assets --------------------------------------------------------------------------------------------
 
@@ -507,42 +572,50 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
                               "progress": db.progress(s.id)}
                              for s in db.studies() if admin or s.id in mine])
 
-    @app.post("/api/studies")
+    @app.post("/api/studies", status_code=201, openapi_extra=_body_schema(CreateStudyBody))
     async def api_create_study(request: Request) -> JSONResponse:
         user = need_user(request, ("admin",))
         check_csrf(request)
-        body = await _json_body(request)
+        body = await _json_body(request, CreateStudyBody)
         try:
-            study = studies().create_study(str(body.get("name", "study")), str(body.get("kind", "")),
-                                           body.get("items", []), body.get("config"), created_by=user.id)
+            study = studies().create_study(body.name, body.kind, [i.model_dump() for i in body.items], body.config,
+                                           created_by=user.id)
         except ValueError as err:
             raise HTTPException(400, str(err)) from None
+        except (KeyError, TypeError) as err:  # a config whose "review" has the wrong shape
+            raise HTTPException(400, f"bad study config: {err!r}") from None
         return JSONResponse({"id": study.id, "items": len(studies().items(study.id))}, status_code=201)
 
-    @app.post("/api/studies/{study_id}/assign")
+    @app.post("/api/studies/{study_id}/assign", openapi_extra=_body_schema(AssignBody))
     async def api_assign(request: Request, study_id: Id) -> JSONResponse:
         need_user(request, ("admin",))
         check_csrf(request)
         _study_or_404(study_id)
-        body = await _json_body(request)
+        body = await _json_body(request, AssignBody)
+        db = studies()
         try:
-            if body.get("task") == "check" or body.get("as") == "checker":
-                studies().add_member(study_id, int(body["user_id"]), "checker")
-                return JSONResponse({"checker": int(body["user_id"])})
-            made = studies().assign(study_id, int(body["user_id"]), body.get("item_ids"))
+            db.user(body.user_id)
+        except KeyError as err:
+            raise HTTPException(404, str(err.args[0])) from None
+        missing = set(body.item_ids or ()) - {i.id for i in db.items(study_id)}
+        if missing:
+            raise HTTPException(404, f"items {sorted(missing)} are not in study {study_id}")
+        try:
+            if body.task == "check" or body.as_ == "checker":
+                db.add_member(study_id, body.user_id, "checker")
+                return JSONResponse({"checker": body.user_id})
+            made = db.assign(study_id, body.user_id, body.item_ids)
         except (KeyError, ValueError, TypeError) as err:
             raise HTTPException(400, f"bad assignment request: {err}") from None
         return JSONResponse([_assignment_json(a) for a in made])
 
-    @app.post("/api/invites")
+    @app.post("/api/invites", status_code=201, openapi_extra=_body_schema(InviteBody))
     async def api_invite(request: Request) -> JSONResponse:
         user = need_user(request, ("admin",))
         check_csrf(request)
-        body = await _json_body(request)
+        body = await _json_body(request, InviteBody)
         try:
-            study_id = body.get("study_id")
-            code = studies().invite(str(body.get("role", "")), created_by=user.id,
-                                    study_id=None if study_id is None else int(study_id))
+            code = studies().invite(body.role, created_by=user.id, study_id=body.study_id)
         except KeyError as err:
             raise HTTPException(404, str(err.args[0])) from None
         except (ValueError, TypeError) as err:
@@ -566,13 +639,13 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
         shown = item if user.role == "admin" else blinded(item, study.kind)
         return JSONResponse({**_assignment_json(assignment), "item": shown.key, "payload": shown.payload})
 
-    @app.post("/api/assignments/{assignment_id}")
+    @app.post("/api/assignments/{assignment_id}", openapi_extra=_body_schema(AnswerBody))
     async def api_save(request: Request, assignment_id: Id) -> JSONResponse:
         user = need_user(request)
         check_csrf(request)
-        body = await _json_body(request)
+        body = await _json_body(request, AnswerBody)
         try:
-            saved = studies().save(user.id, assignment_id, body.get("answer"), final=bool(body.get("final", True)))
+            saved = studies().save(user.id, assignment_id, body.answer, final=body.final)
         except KeyError:
             raise HTTPException(404, f"no assignment {assignment_id}") from None
         except PermissionError as err:
@@ -608,6 +681,8 @@ def _document_api_errors(app: FastAPI) -> None:
                 if not path.startswith("/api/"):
                     continue
                 for operation in operations.values():
+                    if "requestBody" in operation:
+                        operation["requestBody"] = _exact_bounds(operation["requestBody"])
                     for code, why in _API_ERRORS.items():
                         operation["responses"].setdefault(str(code), {"description": why, "content": {
                             "application/json": {"schema": {"type": "object", "required": ["detail"],
@@ -617,16 +692,32 @@ def _document_api_errors(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
+def _rewrite(node: Any, change: Any) -> Any:
+    """A copy of the JSON ``node`` with ``change(dict) -> value`` applied to every object, innermost first."""
+    if isinstance(node, list):
+        return [_rewrite(x, change) for x in node]
+    if not isinstance(node, dict):
+        return node
+    return change({k: _rewrite(v, change) for k, v in node.items()})
+
+
+def _exact_bounds(node: Any) -> Any:
+    """FastAPI reads ``openapi_extra`` bounds as floats (2**63-1 becomes 2**63, beyond SQLite): integers again."""
+
+    def exact(out: dict[str, Any]) -> dict[str, Any]:
+        for key in ("minimum", "maximum"):
+            if isinstance(out.get(key), float) and out.get("type") == "integer":
+                out[key] = min(int(out[key]), _MAX_ID)
+        return out
+
+    return _rewrite(node, exact)
+
+
 def openapi_30(schema: dict[str, Any]) -> dict[str, Any]:
     """FastAPI's OpenAPI 3.1 schema in the 3.0 form that the packaged Swagger UI (4.x) reads: a ``{"type": "null"}``
     alternative becomes ``nullable: true``. /api/openapi.json itself stays 3.1."""
 
-    def convert(node: Any) -> Any:
-        if isinstance(node, list):
-            return [convert(x) for x in node]
-        if not isinstance(node, dict):
-            return node
-        node = {k: convert(v) for k, v in node.items()}
+    def convert(node: dict[str, Any]) -> dict[str, Any]:
         options = node.get("anyOf")
         if isinstance(options, list) and {"type": "null"} in options:
             rest = [o for o in options if o != {"type": "null"}]
@@ -635,7 +726,7 @@ def openapi_30(schema: dict[str, Any]) -> dict[str, Any]:
             node["nullable"] = True
         return node
 
-    return {**convert(schema), "openapi": "3.0.3"}
+    return {**_rewrite(schema, convert), "openapi": "3.0.3"}
 
 
 class _Locked:
@@ -656,14 +747,21 @@ class _Locked:
         return call
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
+async def _json_body(request: Request, model: type[BodyT]) -> BodyT:
+    """The request's JSON body checked against ``model``: 400 naming the first wrong field otherwise."""
     try:
         body = json.loads(await request.body() or b"{}")
-    except json.JSONDecodeError as err:
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise HTTPException(400, f"the request body is not JSON: {err}") from None
     if not isinstance(body, dict):
         raise HTTPException(400, "the request body must be a JSON object")
-    return body
+    try:
+        return model.model_validate(body)
+    except pydantic.ValidationError as err:
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "body"
+        raise HTTPException(400, f"bad request body: {where}: {first['msg']} ({err.error_count()} error(s))") \
+            from None
 
 
 def _local(target: str) -> str:

@@ -28,6 +28,7 @@ from interpeval.benchmarks.expmrc.baselines import (
 from interpeval.benchmarks.expmrc.data import CHOICE_LABELS, Dataset, Prediction, Question, write_predictions
 from interpeval.benchmarks.expmrc.human import human_performance
 from interpeval.benchmarks.expmrc.score import Score, evaluate
+from interpeval.models import say_truncated
 from interpeval.store import Store, fingerprint_files
 
 OVERLAP_SCORER = "overlap-option-scorer"
@@ -114,7 +115,13 @@ class AnswerOutputs(Benchmark):
 
 
 def stored_outputs(model: Any, model_name: str, dataset: Dataset, store: Store | None) -> dict[str, ModelOutput]:
-    """The model's outputs for ``dataset``, computed once per store (without a store: computed now)."""
+    """The model's outputs for ``dataset``, computed once per store (without a store: computed now); says on stderr
+    how many inputs are longer than the model reads (cut to its first ``max_length`` tokens)."""
+    if model is not None and dataset.kind == "span":
+        say_truncated(model, [q.question for q in dataset.questions], [q.context for q in dataset.questions])
+    elif model is not None:  # one input per (passage, question + option), as choice_outputs reads them
+        say_truncated(model, [q.context for q in dataset.questions for _ in q.options],
+                      [f"{q.question} {o}" for q in dataset.questions for o in q.options])
     if store is None:
         return (qa_outputs if dataset.kind == "span" else choice_outputs)(model, dataset)
     rows = resume(AnswerOutputs(model, model_name, dataset), store).outputs
