@@ -58,3 +58,20 @@ def test_expmrc_answer_run_says_how_many_inputs_were_cut(capsys, kind):
     cut = "1 of 3 inputs" if kind == "span" else "2 of 6 inputs"  # choice: one input per (passage, option)
     assert err.count("truncated:") == 1 and f"truncated: {cut} are longer than the 512 tokens" in err, err
     print(err)
+
+
+def test_plm_run_says_how_many_records_were_cut(tmp_path, capsys):
+    from interpeval.benchmarks.plm.records import GoldenRecord, write_golden
+    from interpeval.benchmarks.plm.suite import evaluate_file
+    from interpeval.store import Store
+
+    def record(sid, tokens):
+        meta = {"lang": "en", "dimension": "grammar", "perturbation": None, "label": "silver", "ori_id": None}
+        return GoldenRecord(sid, " ".join(tokens), tokens, "good", [[0]], "ori", [], meta)
+
+    golden = write_golden(tmp_path / "plm-en.golden.jsonl",
+                          [record(0, ["a", "[MASK]", "film"]), record(1, ["a", "[MASK]", *LONG.split()])])
+    with Store(tmp_path / "s.sqlite") as store:
+        evaluate_file(golden, ["tiny-masked-lm"], {"random": ("random", {"seed": 0})}, store)
+    err = " ".join(capsys.readouterr().err.split())
+    assert err.count("truncated:") == 1 and "truncated: 1 of 2 inputs are longer than the 512 tokens" in err, err

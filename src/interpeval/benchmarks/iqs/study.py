@@ -77,7 +77,7 @@ def build_study(task_name: str, model_name: str, *, data: str | None = None, per
     interrupted creation with the same arguments resumes from there.
     """
     from interpeval.benchmarks.iqs.explanations import check_methods, explain_resumable
-    from interpeval.models import load
+    from interpeval.models import load, say_truncated
     from interpeval.store import Store, fingerprint_files
 
     task = get_task(task_name)
@@ -87,6 +87,7 @@ def build_study(task_name: str, model_name: str, *, data: str | None = None, per
     exclude, note = training_inputs(model_name)
     chosen = sample_protocol(task, load_samples(task, data), per_class, seed, exclude)
     model = load(model_name, device=device, batch_size=batch_size)
+    say_truncated(model, [s.text for s in chosen], [s.pair or "" for s in chosen] if any(s.pair for s in chosen) else None)
     outputs = model_outputs(model, task, chosen)
     source = str(data) if data else f"interpeval/data/iqs/{default_path(task).name} (vendored)"
     if store is None:

@@ -46,7 +46,7 @@ def evaluate_file(golden: str | Path, models: Sequence[Any], specs: dict[str, tu
                   unique_only: bool = False, unambiguous_only: bool = False) -> list[RunResult]:
     """Every model (a name, or a loaded masked LM) × explainer on one golden file (one language)."""
     import interpeval.explain as explain
-    from interpeval.models import load
+    from interpeval.models import load, say_truncated
 
     records = read_golden(golden)
     lang = records[0].lang
@@ -54,6 +54,7 @@ def evaluate_file(golden: str | Path, models: Sequence[Any], specs: dict[str, tu
     results = []
     for given in models:
         model = load(given, kind="masked-lm", device=device) if isinstance(given, str) else given
+        say_truncated(model, [r.sent_text for r in records])
         for label, explainer in explainers.items():
             tag = f"{lang} {model.name} {label}"
             report = None if progress is None else (lambda d, t, tag=tag: progress(tag, d, t))
