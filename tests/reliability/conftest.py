@@ -29,6 +29,7 @@ _errors = _load("clear_errors", "errors/clear_errors.py")
 
 server = _web.server  # the same fixtures: ``server(store, *options)``, each stopped afterwards
 seeded = _web.seeded  # a real store with one run of each benchmark
+study_with_annotators = _web.study_with_annotators  # a study with annotators, each assigned every item
 
 
 @pytest.fixture(autouse=True)

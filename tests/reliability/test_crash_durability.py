@@ -26,22 +26,10 @@ from interpeval.store.studies import Studies
 ANNOTATORS, ITEMS, KILLS, SEED = 50, 8, 3, 33
 
 
-def _setup(path):
-    with Studies(path) as studies:
-        admin, admin_token = studies.add_user("admin", "admin")
-        study = studies.create_study("crash", "generic", [{"key": f"item-{i}", "payload": {"text": f"sentence {i}"}}
-                                                          for i in range(ITEMS)], created_by=admin.id)
-        people = []
-        for n in range(ANNOTATORS):
-            user, token = studies.add_user(f"annotator-{n}", "annotator")
-            people.append((user.name, token, [a.id for a in studies.assign(study.id, user.id)]))
-    return study.id, admin_token, people
-
-
 @pytest.mark.slow
-def test_answers_acknowledged_before_sigkill_are_all_in_the_store_once(tmp_path, server):
+def test_answers_acknowledged_before_sigkill_are_all_in_the_store_once(tmp_path, server, study_with_annotators):
     store = tmp_path / "studies.sqlite"
-    study_id, admin_token, people = _setup(store)
+    study_id, admin_token, people = study_with_annotators(store, "crash", ANNOTATORS, ITEMS)
     total = ANNOTATORS * ITEMS
     kill_at = sorted(random.Random(SEED).sample(range(total // 10, total * 9 // 10), KILLS))
     live = {"server": server(store)}
@@ -51,7 +39,8 @@ def test_answers_acknowledged_before_sigkill_are_all_in_the_store_once(tmp_path,
     deadline = time.time() + 240
 
     def annotate(person):
-        name, token, assignments = person
+        user, token, assignments = person
+        name = user.name
         with httpx.Client(headers={"Authorization": f"Bearer {token}"}, timeout=20) as http:
             for k, aid in enumerate(assignments):
                 answer = {"user": name, "assignment": aid, "k": k, "text": "ünïcode ✓ " * k}

@@ -169,6 +169,28 @@ def seed_facts() -> dict[str, object]:
     return {"plm_golden": PLM_GOLDEN, "iqs_methods": IQS_METHODS}
 
 
+@pytest.fixture
+def study_with_annotators():
+    """``make(path, name, annotators, items)``: see :func:`_study_with_annotators`."""
+    return _study_with_annotators
+
+
+def _study_with_annotators(path: Path, name: str, annotators: int, items: int) -> tuple[int, str, list]:
+    """A generic study of ``items`` sentences with ``annotators`` annotators, each assigned every item: the study id,
+    the admin's token and, per annotator, ``(user, token, assignment ids)`` (load and crash tests)."""
+    from interpeval.store.studies import Studies
+
+    with Studies(path) as studies:
+        admin, admin_token = studies.add_user("admin", "admin")
+        study = studies.create_study(name, "generic", [{"key": f"item-{i}", "payload": {"text": f"sentence {i}"}}
+                                                       for i in range(items)], created_by=admin.id)
+        people = []
+        for n in range(annotators):
+            user, token = studies.add_user(f"annotator-{n}", "annotator")
+            people.append((user, token, [a.id for a in studies.assign(study.id, user.id)]))
+    return study.id, admin_token, people
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

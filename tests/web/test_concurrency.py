@@ -9,16 +9,9 @@ from interpeval.store.studies import Studies
 ANNOTATORS, ITEMS = 50, 20
 
 
-def test_concurrent_annotators_lose_and_duplicate_nothing(tmp_path, server):
+def test_concurrent_annotators_lose_and_duplicate_nothing(tmp_path, server, study_with_annotators):
     store = tmp_path / "load.sqlite"
-    with Studies(store) as studies:
-        admin, _ = studies.add_user("admin", "admin")
-        study = studies.create_study("load", "generic", [{"key": f"item-{i}", "payload": {"text": f"sentence {i}"}}
-                                                         for i in range(ITEMS)], created_by=admin.id)
-        people = []
-        for n in range(ANNOTATORS):
-            user, token = studies.add_user(f"annotator-{n}", "annotator")
-            people.append((user, token, [a.id for a in studies.assign(study.id, user.id)]))
+    study_id, _, people = study_with_annotators(store, "load", ANNOTATORS, ITEMS)
     live = server(store)
 
     def annotate(person):
@@ -40,8 +33,8 @@ def test_concurrent_annotators_lose_and_duplicate_nothing(tmp_path, server):
         assert len(rows) == ANNOTATORS * ITEMS
         assert all(final == 1 and saves == 1 for *_, final, saves in rows)
         for user, _, assignments in people:
-            mine = studies.assignments(user.id, study.id)
+            mine = studies.assignments(user.id, study_id)
             assert [a.id for a in mine] == assignments
             assert [a.answer for a in mine] == [{"user": user.name, "assignment": aid, "k": k}
                                                 for k, aid in enumerate(assignments)]
-        assert studies.progress(study.id) == {"done": ITEMS, "assignments_done": ANNOTATORS * ITEMS}
+        assert studies.progress(study_id) == {"done": ITEMS, "assignments_done": ANNOTATORS * ITEMS}
