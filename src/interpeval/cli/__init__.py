@@ -6,48 +6,58 @@ import sys
 
 import typer
 
-from interpeval.cli import (
-    attribute,
-    evaluate,
-    explain,
-    expmrc,
-    iqs,
-    metrics,
-    models,
-    plm,
-    probing,
-    quackie,
-    report,
-    runs,
-    serve,
-    suite,
-    train,
-)
 from interpeval.errors import InterpevalError
 
-app = typer.Typer(help="Measure what NLP models can do and how interpretable their predictions are.",
-                  no_args_is_help=True, pretty_exceptions_enable=False)
-app.add_typer(models.app, name="models")
-app.add_typer(train.app, name="train")
-app.add_typer(expmrc.app, name="expmrc")
-app.add_typer(quackie.app, name="quackie")
-app.add_typer(plm.app, name="plm")
-app.add_typer(probing.app, name="probing")
-app.add_typer(runs.app, name="runs")
-app.add_typer(iqs.app, name="iqs")
-app.command("attribute")(attribute.attribute)
-app.command("explain")(explain.explain)
-app.command("evaluate")(evaluate.evaluate)
-app.command("metrics")(metrics.metrics)
-app.command("suite")(suite.suite)
-app.command("serve")(serve.serve)
-app.command("report")(report.report)
+_app: typer.Typer | None = None
+
+
+def _build_app() -> typer.Typer:
+    """The root app: the general commands, then one sub-app per benchmark plug-in (mounted under its name). Built on
+    first use, so that a benchmark's CLI module can import the shared CLI helpers (``interpeval.cli.executors``)."""
+    from interpeval.benchmarks.plugin import with_part
+    from interpeval.cli import (
+        attribute,
+        evaluate,
+        explain,
+        metrics,
+        models,
+        report,
+        runs,
+        serve,
+        suite,
+        train,
+    )
+
+    root = typer.Typer(help="Measure what NLP models can do and how interpretable their predictions are.",
+                       no_args_is_help=True, pretty_exceptions_enable=False)
+    root.callback()(_root)
+    root.add_typer(models.app, name="models")
+    root.add_typer(train.app, name="train")
+    for plugin, sub_app in with_part("cli"):
+        root.add_typer(sub_app, name=plugin.name)
+    root.add_typer(runs.app, name="runs")
+    root.command("attribute")(attribute.attribute)
+    root.command("explain")(explain.explain)
+    root.command("evaluate")(evaluate.evaluate)
+    root.command("metrics")(metrics.metrics)
+    root.command("suite")(suite.suite)
+    root.command("serve")(serve.serve)
+    root.command("report")(report.report)
+    return root
+
+
+def __getattr__(name: str) -> typer.Typer:
+    global _app
+    if name != "app":
+        raise AttributeError(f"module 'interpeval.cli' has no attribute {name!r}")
+    if _app is None:
+        _app = _build_app()
+    return _app
 
 
 _debug = False
 
 
-@app.callback()
 def _root(debug: bool = typer.Option(False, "--debug", help="Show the full traceback of every error "
                                      "(also: INTERPEVAL_DEBUG=1).")) -> None:
     global _debug
@@ -62,7 +72,7 @@ def main(argv: list[str] | None = None) -> None:
 
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")  # no "Loading weights" bars on every command
     try:
-        app(args=argv, prog_name="interpeval")
+        __getattr__("app")(args=argv, prog_name="interpeval")
     except InterpevalError as err:
         if _debug or os.environ.get("INTERPEVAL_DEBUG", "") not in ("", "0"):
             traceback.print_exc()

@@ -2,7 +2,7 @@ import json
 
 from typer.testing import CliRunner
 
-from interpeval.cli.expmrc import app
+from interpeval.benchmarks.expmrc.cli import app
 
 
 def test_baselines_command_end_to_end(tmp_path, span_file, choice_file):

@@ -4,6 +4,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from interpeval.benchmarks.expmrc.cli import app
 from interpeval.benchmarks.expmrc.data import (
     Prediction,
     dev_path,
@@ -13,7 +14,6 @@ from interpeval.benchmarks.expmrc.data import (
 )
 from interpeval.benchmarks.expmrc.human import human_performance
 from interpeval.benchmarks.expmrc.score import evaluate
-from interpeval.cli.expmrc import app
 
 
 def test_missing_prediction_counts_as_zero(span_file):

@@ -3,9 +3,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from interpeval.benchmarks.probing.cli import app
 from interpeval.benchmarks.probing.grid import ProbingGrid, results_frame
 from interpeval.benchmarks.probing.ud import UDConverter
-from interpeval.cli.probing import app
 from interpeval.store import Store
 
 TURKISH = Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "ud" / "UD_Turkish-IMST"

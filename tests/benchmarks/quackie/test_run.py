@@ -187,7 +187,7 @@ def test_outputs_results_json_and_report(squad_file, tmp_path):
 def test_cli_run_writes_the_outputs(squad_file, tmp_path):
     from typer.testing import CliRunner
 
-    from interpeval.cli.quackie import app
+    from interpeval.benchmarks.quackie.cli import app
 
     out = tmp_path / "out"
     res = CliRunner().invoke(app, ["run", "--dataset", str(squad_file), "--classifier", "Classification",

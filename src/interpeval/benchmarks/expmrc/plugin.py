@@ -1,0 +1,8 @@
+"""ExpMRC as an interpeval benchmark plug-in (see :mod:`interpeval.benchmarks.plugin`)."""
+
+from interpeval.benchmarks.plugin import BenchmarkPlugin
+
+PLUGIN = BenchmarkPlugin(
+    name="expmrc", title="ExpMRC", runs=("expmrc", "expmrc-answers"),
+    paper="Cui et al. 2022, ExpMRC: Explainability Evaluation for Machine Reading Comprehension",
+    cli="interpeval.benchmarks.expmrc.cli:app")

@@ -1,0 +1,9 @@
+"""Multilingual probing as an interpeval benchmark plug-in (see :mod:`interpeval.benchmarks.plugin`)."""
+
+from interpeval.benchmarks.plugin import BenchmarkPlugin
+
+PLUGIN = BenchmarkPlugin(
+    name="probing", title="Multilingual probing", runs=("probing",),
+    paper="Serikov et al. 2022, Universal and Independent: Multilingual Probing Framework for Exhaustive Model "
+          "Interpretation and Evaluation",
+    cli="interpeval.benchmarks.probing.cli:app")

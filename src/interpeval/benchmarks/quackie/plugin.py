@@ -1,0 +1,8 @@
+"""QUACKIE as an interpeval benchmark plug-in (see :mod:`interpeval.benchmarks.plugin`)."""
+
+from interpeval.benchmarks.plugin import BenchmarkPlugin
+
+PLUGIN = BenchmarkPlugin(
+    name="quackie", title="QUACKIE", runs=("quackie", "quackie-selection", "quackie-gt-check"),
+    paper="Rychener et al. 2020, QUACKIE: A NLP Classification Task With Ground Truth Explanations",
+    cli="interpeval.benchmarks.quackie.cli:app")
