@@ -8,7 +8,9 @@ from the bundled copy of the papers' tables (``interpeval/data/paper/``), never 
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
@@ -90,3 +92,13 @@ class ReproduceContext:
     executor: str = "local"
     data_dir: Path | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def published(paper: str) -> dict[str, Any]:
+    """The bundled published numbers of ``paper`` (``interpeval/data/paper/<paper>.json``, transcribed from the
+    papers' tables): ``{"reference": str, "tables": {number: {"title": str, "columns": [str], "rows": {label:
+    {column: number or null}}}}}``."""
+    source = resources.files("interpeval") / "data" / "paper" / f"{paper}.json"
+    if not source.is_file():
+        raise KeyError(f"no published numbers bundled for paper {paper!r}")
+    return json.loads(source.read_text(encoding="utf-8"))
