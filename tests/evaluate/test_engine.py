@@ -10,10 +10,11 @@ from typer.testing import CliRunner
 
 from interpeval import metrics
 from interpeval.errors import DataError
-from interpeval.evaluate import Input, bootstrap_ci, evaluate
+from interpeval.evaluate import Input, evaluate
 from interpeval.evaluate.engine import word_rationale_to_tokens
 from interpeval.evaluate.inputs import read_inputs
 from interpeval.models import Target, tiny
+from interpeval.stats import bootstrap_ci
 from interpeval.store import Store
 
 TEXTS = ["it 's a charming and often affecting journey .", "unflinchingly bleak and desperate"]

@@ -1,8 +1,11 @@
 """The three intervals every published table carries, on non-degenerate inputs and by simulated coverage.
 
-- percentile bootstrap (``evaluate.aggregate.bootstrap_ci``; the report's ``mean_ci`` uses it),
-- Wilson score interval of a proportion (``report.views.wilson``; probing accuracies),
-- normal approximation ± 1.96·s/√n (the masked-LM tables' ``mean_ci``; IQS's ``mean_ci``).
+- percentile bootstrap (``interpeval.stats.bootstrap_ci``; the report's ``mean_ci`` uses it),
+- Wilson score interval of a proportion (``interpeval.stats.wilson``; probing accuracies),
+- normal approximation ± 1.96·s/√n (``interpeval.stats.normal_half_width``: the masked-LM tables' ``mean_ci``;
+  IQS's ``mean_ci``).
+
+Each is also pinned to an independent computation (scipy) and each call site to the statistics module.
 
 Coverage: draw many samples from a known distribution and count how often the interval holds the true mean. A 95 %
 interval must cover about 95 % of them; an 80 % one covers about 80 %, far outside the band checked here
@@ -17,11 +20,13 @@ import re
 
 import numpy as np
 import pytest
+from scipy import stats as scipy_stats
 
+from interpeval import stats
 from interpeval.benchmarks.iqs.score import mean_ci as iqs_mean_ci
 from interpeval.benchmarks.plm.tables import mean_ci as plm_mean_ci
-from interpeval.evaluate import bootstrap_ci
 from interpeval.report import views
+from interpeval.stats import bootstrap_ci
 
 SIMULATIONS = 400
 
@@ -88,3 +93,39 @@ def test_bootstrap_checks_its_level_and_is_reproducible():
             bootstrap_ci(x, level=level)
     # published tables are re-made bit for bit: the default seed is 0, and another seed moves the interval
     assert bootstrap_ci(x) == bootstrap_ci(x) == bootstrap_ci(x, seed=0) != bootstrap_ci(x, seed=1)
+
+
+@pytest.mark.parametrize("n, seed, level", [(2, 0, 0.95), (37, 0, 0.95), (120, 4, 0.9)])
+def test_bootstrap_equals_scipy_percentile_bootstrap(n, seed, level):
+    # scipy draws the same resample indices from the same generator, so the two agree to the last bit or so
+    x = np.random.default_rng(n).exponential(1.0, n)
+    ref = scipy_stats.bootstrap((x,), np.mean, confidence_level=level, n_resamples=2000, method="percentile",
+                                rng=np.random.default_rng(seed), vectorized=True).confidence_interval
+    assert bootstrap_ci(x, level=level, seed=seed) == (pytest.approx(ref.low, rel=1e-12),
+                                                       pytest.approx(ref.high, rel=1e-12))
+
+
+@pytest.mark.parametrize("k, n", [(0, 7), (3, 10), (8, 10), (60, 60), (517, 1000)])
+def test_wilson_equals_scipy(k, n):
+    ref = scipy_stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    low, high = stats.wilson(k, n)
+    assert (low, high) == (pytest.approx(ref.low, abs=1e-12), pytest.approx(ref.high, abs=1e-12))
+
+
+def test_normal_half_width_equals_scipy_sem():
+    x = np.random.default_rng(11).normal(0.3, 0.2, 25)
+    assert stats.normal_half_width(x) == pytest.approx(1.96 * scipy_stats.sem(x), rel=1e-12)
+    assert stats.normal_half_width(x, z=stats.Z95) == pytest.approx(
+        scipy_stats.norm.ppf(0.975) * scipy_stats.sem(x), rel=1e-12)
+    assert stats.normal_half_width([0.4]) == 0.0
+
+
+def test_every_call_site_uses_the_statistics_module():
+    # the report, the masked-LM tables and IQS give exactly what interpeval.stats gives
+    x = list(np.random.default_rng(12).normal(0.5, 0.3, 40))
+    assert views.mean_ci(x) == stats.mean_ci(x)
+    assert views.mean_ci(x)["low"] == bootstrap_ci(np.asarray(x))[0]
+    assert views.wilson(31, 47) == stats.wilson(31, 47)
+    half = stats.normal_half_width(x)
+    assert plm_mean_ci(x) == f"{100 * np.mean(x):.1f} ± {100 * half:.1f}"
+    assert iqs_mean_ci(x)["ci95"] == half

@@ -5,7 +5,6 @@
     print(result.tables()[0].to_markdown())
 """
 
-from interpeval.evaluate.aggregate import bootstrap_ci
 from interpeval.evaluate.engine import PRESETS, Evaluation, Input, Method, Result, evaluate, parse_method
 
-__all__ = ["PRESETS", "Evaluation", "Input", "Method", "Result", "bootstrap_ci", "evaluate", "parse_method"]
+__all__ = ["PRESETS", "Evaluation", "Input", "Method", "Result", "evaluate", "parse_method"]

@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 
 from interpeval.benchmarks.base import Benchmark, Record, RunKey, resume
-from interpeval.evaluate.aggregate import bootstrap_ci
 from interpeval.evaluate.passes import SharedPasses, id_decoder, token_ids
+from interpeval.stats import bootstrap_ci
 
 #: metric sets by name; ``ferret`` is ferret's default evaluators (plausibility ones only where a rationale exists)
 PRESETS: dict[str, tuple[str, ...]] = {

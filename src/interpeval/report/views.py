@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from interpeval.stats import mean_ci, wilson
 from interpeval.store import RunInfo, Store
 
 HOW_TO_READ = {
@@ -137,28 +138,6 @@ def evaluate_table(store: Store, run_id: int) -> dict[str, Any] | None:
 
 def _none_nan(value: Any) -> float:
     return math.nan if value is None else float(value)
-
-
-def mean_ci(values: Sequence[float], seed: int = 0) -> dict[str, Any]:
-    """``{value, n, low, high}``: the mean of the finite values and its 95 % percentile-bootstrap interval."""
-    from interpeval.evaluate.aggregate import bootstrap_ci
-
-    arr = np.asarray([v for v in values if v is not None], dtype=float)
-    arr = arr[np.isfinite(arr)]
-    if arr.size == 0:
-        return {"value": math.nan, "n": 0, "low": math.nan, "high": math.nan}
-    low, high = bootstrap_ci(arr, seed=seed)
-    return {"value": float(arr.mean()), "n": int(arr.size), "low": low, "high": high}
-
-
-def wilson(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """95 % Wilson score interval of a proportion (accuracy over n test items)."""
-    if n <= 0:
-        return math.nan, math.nan
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 # token heatmaps ---------------------------------------------------------------------------------------------

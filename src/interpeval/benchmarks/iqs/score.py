@@ -27,6 +27,7 @@ from interpeval.benchmarks.iqs.tasks import Task
 from interpeval.errors import InterpevalError
 from interpeval.metrics.iqs import iqs, iqs_grid, iqs_plausibility, iqs_reproducibility, iqs_simplicity
 from interpeval.metrics.plausibility import jaccard
+from interpeval.stats import normal_half_width
 
 QUESTIONS = ("label", "remove_red", "remove_green", "add_red", "add_green")
 
@@ -107,8 +108,7 @@ def reproducibility_of(task: Task, item: Item, answer: Answer) -> float:
 def mean_ci(values: Sequence[float]) -> dict[str, float]:
     """Mean, 95 % normal interval half-width (1.96 · sd / √n, 0 for n = 1) and n."""
     v = np.asarray(values, dtype=float)
-    half = 1.96 * float(v.std(ddof=1)) / math.sqrt(len(v)) if len(v) > 1 else 0.0
-    return {"mean": float(v.mean()), "ci95": half, "n": len(v)}
+    return {"mean": float(v.mean()), "ci95": normal_half_width(v), "n": len(v)}
 
 
 @dataclass

@@ -30,6 +30,7 @@ from interpeval.metrics.plausibility import token_f1_multi
 from interpeval.metrics.rationale import select_rationale
 from interpeval.report.page import save_figure
 from interpeval.report.table import Table
+from interpeval.stats import normal_half_width
 
 #: (prediction, interpretability, prediction per perturbation type, interpretability per type) per language
 TABLE_NUMBERS = {"zh": (4, 5, 6, 7), "en": (8, 9, 11, 10)}
@@ -65,7 +66,7 @@ def mean_ci(values: Sequence[float]) -> str:
         return "–"
     if len(v) < 2:
         return f"{100 * v.mean():.1f}"
-    half = 1.96 * v.std(ddof=1) / np.sqrt(len(v))
+    half = normal_half_width(v)
     return f"{100 * v.mean():.1f} ± {100 * half:.1f}"
 
 
