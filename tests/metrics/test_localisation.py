@@ -9,17 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from interpeval.benchmarks.quackie.score import aggregate_quackie, binarize_top_k, quackie_scores
 from interpeval.metrics import get
-from interpeval.metrics.localisation import (
-    aggregate_quackie,
-    binarize_top_k,
-    hpd,
-    hpd_continuous,
-    iou,
-    quackie_scores,
-    snr,
-    snr_continuous,
-)
+from interpeval.metrics.localisation import hpd, hpd_continuous, iou, snr, snr_continuous
 
 # --- binarisation ---------------------------------------------------------------------------------------
 

@@ -37,6 +37,14 @@ def binary_1d(values: Any, name: str, *, allow_empty: bool = False) -> np.ndarra
     return arr.astype(bool)
 
 
+def marked_1d(values: Any, name: str) -> np.ndarray:
+    """``values`` (0/1) as a 1-D bool array that marks at least one position (a ground truth)."""
+    mask = binary_1d(values, name)
+    if not mask.any():
+        raise ValueError(f"{name}: marks no sentence (a ground truth needs at least one 1)")
+    return mask
+
+
 def same_length(a: np.ndarray, b: np.ndarray, name_a: str, name_b: str) -> None:
     """Raise unless the two arrays have the same length."""
     if len(a) != len(b):

@@ -578,19 +578,17 @@ def _cell(stats: dict[str, Any], scale: float = 1.0) -> dict[str, Any]:
 
 
 def quackie_leaderboard(store: Store) -> dict[str, Any] | None:
-    from interpeval.benchmarks.quackie.run import score_outputs
+    from interpeval.benchmarks.quackie.score import score_run
 
     rows, models = [], set()
     for info in store.runs("quackie"):
-        per_agg = score_outputs(store.instances(info.id))
         method = info.config.get("method") or {}
         label = method.get("label") or method.get("explainer") or "?" if isinstance(method, dict) else str(method)
         models.add(info.model)
-        for agg, samples in per_agg.items():
-            name = label if agg == "random" else f"{label}_{agg}"
+        for scored in score_run(store.instances(info.id), label):
             rows.append({"run_id": info.id, "dataset": info.config.get("dataset", ""),
-                         "classifier": info.config.get("classifier", ""), "method": name,
-                         **{name: _cell(mean_ci([s[k] for s in samples]), 100)
+                         "classifier": info.config.get("classifier", ""), "method": scored.method,
+                         **{name: _cell(mean_ci([s[k] for s in scored.samples]), 100)
                             for name, k in (("IoU", "iou"), ("HPD", "hpd"), ("SNR", "snr"))}})
     if not rows:
         return None

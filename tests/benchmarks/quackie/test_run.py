@@ -20,8 +20,8 @@ from interpeval.benchmarks.quackie.run import (
     Method,
     parse_method,
     run_quackie,
-    score_outputs,
 )
+from interpeval.benchmarks.quackie.score import score_run
 from interpeval.benchmarks.quackie.tables import write_outputs
 from interpeval.explain.base import Explainer
 from interpeval.explain.registry import register
@@ -161,8 +161,9 @@ def test_leaderboard_set_and_method_parsing():
 
 def test_wrong_length_scores_count_as_fails():
     # An interpreter that returns 2 scores for 3 sentences: all three metrics NaN, counted in 'fails'.
-    per_agg = score_outputs([{"n_sentences": 3, "gt": [1], "scores": {"sum": [0.2, 0.9]}}])
-    assert all(math.isnan(v) for v in per_agg["sum"][0].values())
+    (scored,) = score_run([{"n_sentences": 3, "gt": [1], "scores": {"sum": [0.2, 0.9]}}], "X")
+    assert scored.method == "X_sum" and all(math.isnan(v) for v in scored.samples[0].values())
+    assert scored.summary["fails"] == 1 and scored.summary["n"] == 1
 
 
 def test_outputs_results_json_and_report(squad_file, tmp_path):
@@ -182,6 +183,25 @@ def test_outputs_results_json_and_report(squad_file, tmp_path):
     assert {r["method"] for r in rows} == {"Random", "quackie_test_band_0_29_sum", "quackie_test_band_0_29_max"}
     html = paths["report"].read_text()
     assert "QUACKIE leaderboard" in html and "data:image/png;base64" in html and "Ground-truth verification" in html
+
+
+def test_run_rows_stored_metrics_and_report_are_one_scoring(squad_file, tmp_path):
+    # score_run is the one scorer: the run's rows, the run metrics it stored and the report's leaderboard agree
+    from interpeval.report import views
+
+    store = Store(tmp_path / "s.sqlite")
+    result = run_quackie([str(squad_file)], [TINY], [RANDOM, parse_method("quackie_test_band:lo=0,hi=29")],
+                         store=store, check=False, log=lambda _: None)
+    rows = _rows(result)
+    board = {r["method"]: r for r in views.quackie_leaderboard(store)["rows"]}
+    assert set(board) == set(rows)
+    for name, row in rows.items():
+        assert [board[name][k]["value"] for k in ("IoU", "HPD", "SNR")] == pytest.approx(
+            [row[k] for k in ("IoU", "HPD", "SNR")])
+    (info,) = [i for i in store.runs("quackie") if i.config["method"]["label"] != "Random"]
+    stored = {(m["group"], m["name"]): m["value"] for m in store.metrics(info.id) if m["instance_id"] == ""}
+    for agg in ("sum", "max"):
+        assert 100 * stored[(agg, "mean_iou")] == pytest.approx(rows[f"quackie_test_band_0_29_{agg}"]["IoU"])
 
 
 def test_cli_run_writes_the_outputs(squad_file, tmp_path):

@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from interpeval.benchmarks.base import Benchmark, Record, RunKey, resume
 from interpeval.benchmarks.quackie.baseline import random_sentence_scores
 from interpeval.benchmarks.quackie.build import Instance, build_instances
 from interpeval.benchmarks.quackie.data import DATASETS, dataset_path, load_squad
+from interpeval.benchmarks.quackie.score import leaderboard_name, score_run
 from interpeval.benchmarks.quackie.verify import answerable_probability, ground_truth_check, summarize_check
 from interpeval.models.base import Target
 
@@ -237,19 +236,6 @@ def explain_instances(model: Any, target: Target, method: Method, instances: Seq
     return [sentence_scores(a, inst, aggs) for a, inst in zip(attributions, instances, strict=True)]
 
 
-def score_outputs(outputs: Iterable[dict[str, Any]]) -> dict[str, list[dict[str, float]]]:
-    """Per aggregation, the per-instance IoU / HPD / SNR of stored outputs (``{"scores": {agg: ...}, "gt"}``)."""
-    from interpeval.metrics.localisation import quackie_scores
-
-    per_agg: dict[str, list[dict[str, float]]] = {}
-    for out in outputs:
-        n = out["n_sentences"]
-        gts = [np.eye(n, dtype=int)[j] for j in out["gt"]]
-        for agg, scores in out["scores"].items():
-            per_agg.setdefault(agg, []).append(quackie_scores(np.asarray(scores, dtype=float), gts, k=1))
-    return per_agg
-
-
 @dataclass
 class QuackieResult:
     """Everything a report needs: leaderboard rows, selection counts and ground-truth checks."""
@@ -259,10 +245,6 @@ class QuackieResult:
     checks: list[dict[str, Any]] = field(default_factory=list)
     config: dict[str, Any] = field(default_factory=dict)
     skipped_methods: list[str] = field(default_factory=list)
-
-
-def leaderboard_label(method: Method, agg: str) -> str:
-    return method.label if agg == "random" else f"{method.label}_{agg}"
 
 
 def run_quackie(datasets: Sequence[str] = tuple(DATASETS),
@@ -283,7 +265,6 @@ def run_quackie(datasets: Sequence[str] = tuple(DATASETS),
     attributed; LIME with 10 features); ``chunk`` questions go to one explainer call; ``store`` (a :class:`interpeval.store.Store`) receives one run per dataset ×
     classifier × method, resumed when the same command is run again.
     """
-    from interpeval.metrics.localisation import aggregate_quackie
     from interpeval.models import load
     from interpeval.store import Store, fingerprint_files
 
@@ -330,12 +311,13 @@ def run_quackie(datasets: Sequence[str] = tuple(DATASETS),
                     continue
                 bench = Explanations(model, model_name, clf.target, kept, base, fingerprint, method, aggs, chunk,
                                      selection)
-                per_agg = score_outputs(resume(bench, store).outputs)
-                for agg in per_agg or (["random"] if not method.explainer else aggs):
-                    summary = aggregate_quackie(per_agg[agg]) if per_agg else _EMPTY
-                    result.rows.append(_row(ds, clf_label, leaderboard_label(method, agg), summary, model_name))
+                scored = score_run(resume(bench, store).outputs, method.label)
+                for s in scored:
+                    result.rows.append(_row(ds, clf_label, s.method, s.summary, model_name))
+                for agg in [] if scored else ["random"] if not method.explainer else aggs:  # nothing explained
+                    result.rows.append(_row(ds, clf_label, leaderboard_name(method.label, agg), _EMPTY, model_name))
                 log(f"[{ds} / {clf_label}] {method.label}: " + ", ".join(
-                    f"{agg} IoU {100 * aggregate_quackie(v)['mean_iou']:.1f}" for agg, v in per_agg.items()))
+                    f"{s.agg} IoU {100 * s.summary['mean_iou']:.1f}" for s in scored))
     return result
 
 
@@ -405,9 +387,7 @@ class Explanations(Benchmark):
         return [Record(_instance_output(inst, {"scores": s})) for inst, s in zip(items, scores, strict=True)]
 
     def summarize(self, outputs: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
-        from interpeval.metrics.localisation import aggregate_quackie
-
-        out: dict[str, dict[str, float]] = {agg: aggregate_quackie(v) for agg, v in score_outputs(outputs).items()}
+        out: dict[str, dict[str, float]] = {s.agg: s.summary for s in score_run(outputs)}
         out["selection"] = {k: float(v) for k, v in self.selection.items() if isinstance(v, int)}
         return out
 
