@@ -8,6 +8,7 @@ traceback, and a long run never fails at its end because an output path or a par
 from __future__ import annotations
 
 import inspect
+import json
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -61,6 +62,29 @@ def read_text(path: str | os.PathLike[str]) -> str:
     except OSError as err:
         raise DataError(path, None, f"cannot be read ({err.strerror})") from None
     return decode_utf8(data, path)
+
+
+def json_objects(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(line number, object)`` for each non-empty line of a JSON-lines file; a missing file, a line that is not
+    UTF-8, not JSON or not a JSON object is a DataError naming the line."""
+    path = Path(path)
+    if not path.is_file():
+        raise DataError(path, None, "no such file")
+    with open(path, "rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise DataError(path, f"line {number}", "is not valid UTF-8") from None
+            if not text.strip():
+                continue
+            try:
+                row = json.loads(text)
+            except json.JSONDecodeError as err:
+                raise DataError(path, f"line {number}", f"is not valid JSON ({err.msg})") from None
+            if not isinstance(row, dict):
+                raise DataError(path, f"line {number}", "must be a JSON object")
+            yield number, row
 
 
 # ------------------------------------------------------------------------------------------------ output paths

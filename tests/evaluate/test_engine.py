@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from interpeval import metrics
 from interpeval.errors import DataError
 from interpeval.evaluate import Input, evaluate
-from interpeval.evaluate.engine import word_rationale_to_tokens
+from interpeval.evaluate.engine import HUMAN, word_rationale_to_tokens
 from interpeval.evaluate.inputs import read_inputs
 from interpeval.models import Target, tiny
 from interpeval.stats import bootstrap_ci
@@ -95,6 +95,36 @@ def test_rationales_are_mapped_from_words_to_tokens(model, tmp_path):
     assert {r["metric"] for r in result.aggregate} == set(metrics.names()) & {
         "ferret_aopc_compr", "ferret_aopc_suff", "ferret_taucorr_loo", "ferret_auprc", "ferret_token_f1",
         "ferret_token_iou"}
+
+
+def test_eraser_metrics_score_the_human_rationale_once_per_input(model, tmp_path):
+    # eraser_comprehensiveness needs tokens, a rationale and the model but no attribution: the engine scores each
+    # input's human rationale in its own row, equal to the metric called directly on the rationale's tokens
+    text = "unflinchingly bleak and desperate"
+    with Store(tmp_path / "s.sqlite") as store:
+        result = evaluate(model, [Input("a", text, (1, 0, 0, 1)), Input("b", TEXTS[0])], ["gradient"],
+                          ["eraser_comprehensiveness", "eraser_sufficiency", "ferret_aopc_compr"], store=store)
+        (out, plain) = store.instances(result.run_id)
+    assert set(out["values"]) == {"gradient", HUMAN} and set(plain["values"]) == {"gradient"}
+    assert set(out["values"][HUMAN]) == {"eraser_comprehensiveness", "eraser_sufficiency"}
+    assert "eraser_comprehensiveness" not in out["values"]["gradient"]
+    tokens = out["explanations"]["gradient"]["tokens"][1:-1]
+    enc = model.tokenize([text])
+    segments = [-1 if s is None else s for s in enc.sequence_ids(0)]
+    rationale = word_rationale_to_tokens(text, enc["offset_mapping"][0], segments, [1, 0, 0, 1])
+    target = Target(*out["target"])
+
+    def score_fn(texts):
+        return [float(model.score_texts([t if t == text else model.tokenizer.decode([int(i) for i in t.split()])
+                                         if t else ""], target=target)[0]) for t in texts]
+
+    ids = [str(i) for i in model.tokenizer.convert_tokens_to_ids(tokens)]
+    for name in ("eraser_comprehensiveness", "eraser_sufficiency"):
+        direct = metrics.get(name)(score_fn, ids, rationale, full_text=text)
+        assert out["values"][HUMAN][name] == pytest.approx(direct, abs=1e-5)
+    assert {(r["method"], r["n"]) for r in result.aggregate if r["metric"] == "eraser_sufficiency"} == {(HUMAN, 1)}
+    with pytest.raises(ValueError, match="score it with interpeval metrics score"):
+        evaluate(model, [text], ["gradient"], ["baidu_macro_f1"], store=store)
 
 
 def test_input_files_are_checked(tmp_path):

@@ -21,7 +21,8 @@ def test_table_lists_every_metric_once():
     table = markdown_table()
     for name in names():
         assert table.count(f"| `{name}` |") == 1
-    assert "| `quackie_snr` | localisation | higher is better | [0, ∞) |" in table
+    assert "| `quackie_snr` | localisation | gt, pred_binary | instance | higher is better | [0, ∞) |" in table
+    assert "| `baidu_macro_f1` | plausibility | preds, golds | dataset |" in table
 
 
 def test_render_needs_markers():

@@ -17,8 +17,8 @@ from interpeval.metrics.consistency import (
     map_pair,
     pcc_aligned,
     pcc_ding_koehn,
+    pcc_ding_koehn_mean,
     pcc_groups,
-    pcc_pair,
     pcc_plm,
 )
 from interpeval.metrics.rationale import rationale_size, rationale_texts, select_rationale
@@ -153,22 +153,22 @@ def test_clamp_below_one_percent_of_max_abs():
 
 
 def test_pcc_hand_values():
-    assert pcc_pair([1, 2, 3], [3, 2, 1]) == pytest.approx(-1.0)
+    assert pcc_ding_koehn([1, 2, 3], [3, 2, 1]) == pytest.approx(-1.0)
     # centred a = (.5,-.5,-.5,.5), b = (.5,-.5,.5,-.5): covariance 0
-    assert pcc_pair([1, 0, 0, 1], [1, 0, 1, 0]) == pytest.approx(0.0, abs=1e-12)
+    assert pcc_ding_koehn([1, 0, 0, 1], [1, 0, 1, 0]) == pytest.approx(0.0, abs=1e-12)
 
 
 def test_quirk_pcc_clamps_before_correlating():
     # 0.5 and 0.9 are both under 1% of 100 -> both zeroed -> identical vectors -> r = 1
-    assert pcc_pair([100, 0.5, 50, 20], [100, 0.9, 50, 20]) == pytest.approx(1.0)
+    assert pcc_ding_koehn([100, 0.5, 50, 20], [100, 0.9, 50, 20]) == pytest.approx(1.0)
 
 
 def test_quirk_pcc_skips_unequal_lengths_and_nan_propagates():
-    out = pcc_ding_koehn([([1, 2, 3], [1, 2, 3]), ([1, 2], [1, 2, 3])])
+    out = pcc_ding_koehn_mean([([1, 2, 3], [1, 2, 3]), ([1, 2], [1, 2, 3])])
     assert out == {"pcc": pytest.approx(1.0), "pairs": 1, "skipped": 1}
-    out = pcc_ding_koehn([([1, 2, 3], [1, 2, 3]), ([1, 1, 1], [1, 2, 3])])
+    out = pcc_ding_koehn_mean([([1, 2, 3], [1, 2, 3]), ([1, 1, 1], [1, 2, 3])])
     assert math.isnan(out["pcc"]) and out["pairs"] == 2
-    assert math.isnan(pcc_ding_koehn([([1, 2], [1, 2, 3])])["pcc"])
+    assert math.isnan(pcc_ding_koehn_mean([([1, 2], [1, 2, 3])])["pcc"])
 
 
 def test_pcc_groups_reference_is_first():
@@ -181,13 +181,13 @@ def test_pcc_groups_reference_is_first():
 
 def test_pcc_bad_input():
     with pytest.raises(ValueError, match="a and b differ in length"):
-        pcc_pair([1, 2], [1, 2, 3])
+        pcc_ding_koehn([1, 2], [1, 2, 3])
     with pytest.raises(ValueError, match=r"pairs\[0\]\[1\]: value at position 0 is nan"):
-        pcc_ding_koehn([([1.0], [float("nan")])])
+        pcc_ding_koehn_mean([([1.0], [float("nan")])])
     with pytest.raises(ValueError, match=r"pairs\[0\]: expected a pair"):
-        pcc_ding_koehn([[1, 2, 3]])
+        pcc_ding_koehn_mean([[1, 2, 3]])
     with pytest.raises(ValueError, match="pairs: is empty"):
-        pcc_ding_koehn([])
+        pcc_ding_koehn_mean([])
 
 
 # --- aligned PCC -----------------------------------------------------------------------------------------------
@@ -247,12 +247,12 @@ def test_map_range_and_identity(a, b):
 def test_pcc_symmetric_and_scale_invariant(pairs):
     a = [x for x, _ in pairs]
     b = [y for _, y in pairs]
-    r = pcc_pair(a, b)
+    r = pcc_ding_koehn(a, b)
     if math.isnan(r):
         return
     assert -1.0 - 1e-9 <= r <= 1.0 + 1e-9
-    assert pcc_pair(b, a) == pytest.approx(r, abs=1e-9)
-    assert pcc_pair([4.0 * x for x in a], b) == pytest.approx(r, abs=1e-9)
+    assert pcc_ding_koehn(b, a) == pytest.approx(r, abs=1e-9)
+    assert pcc_ding_koehn([4.0 * x for x in a], b) == pytest.approx(r, abs=1e-9)
 
 
 def test_registered():

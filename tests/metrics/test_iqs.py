@@ -8,16 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from interpeval.benchmarks.iqs.marking import sign_sets
+from interpeval.benchmarks.iqs.score import iqs_grid, weight_grid
 from interpeval.metrics import get
-from interpeval.metrics.iqs import (
-    iqs,
-    iqs_grid,
-    iqs_plausibility,
-    iqs_reproducibility,
-    iqs_simplicity,
-    sign_sets,
-    weight_grid,
-)
+from interpeval.metrics.iqs import iqs, iqs_plausibility, iqs_reproducibility, iqs_simplicity
 
 
 def test_plausibility_mean_of_class_jaccards():

@@ -1,4 +1,5 @@
-"""The metric call shape: needs read from parameter names, one ``evaluate(Evidence)`` call, options passed through."""
+"""The metric call shapes: needs declared at registration and checked against the signature, one
+``evaluate(Evidence)`` call per explanation, named inputs per instance, ``over_dataset`` per dataset."""
 
 from __future__ import annotations
 
@@ -8,19 +9,63 @@ import numpy as np
 import pytest
 
 from interpeval import metrics
-from interpeval.metrics import Evidence
+from interpeval.metrics import Evidence, register
 
 
-def test_needs_are_declared_by_parameter_names():
+def test_needs_are_declared():
     assert metrics.get("ferret_aopc_compr").needs == {"attribution", "model"}
     assert metrics.get("ferret_auprc").needs == {"attribution", "rationale"}
     assert metrics.get("pcc_aligned").needs == {"attribution", "partner"}
-    assert "data" in metrics.get("baidu_macro_f1").needs
+    assert metrics.get("eraser_comprehensiveness").needs == {"tokens", "rationale", "model"}
+    assert metrics.get("baidu_macro_f1").info.needs == ("preds", "golds")
+    assert metrics.get("baidu_macro_f1").info.level == "dataset"
     assert not metrics.get("baidu_macro_f1").per_explanation
     assert not metrics.get("rationale_map").per_explanation  # ranked rationale tokens, not an attribution
+    assert not metrics.get("eraser_comprehensiveness").per_explanation  # scores a rationale, not an attribution
     per_explanation = {n for n in metrics.names() if metrics.get(n).per_explanation}
     assert {"ferret_aopc_compr", "ferret_aopc_suff", "ferret_taucorr_loo", "ferret_auprc", "ferret_token_f1",
             "ferret_token_iou"} <= per_explanation
+
+
+def test_every_metric_declares_needs_and_a_level():
+    for name in metrics.names():
+        info = metrics.get(name).info
+        assert info.needs and info.level in ("instance", "dataset"), name
+
+
+def _register(needs, level="instance"):
+    return register(f"test_only_{len(needs)}_{level}", "plausibility", True, (0.0, 1.0), "test",
+                    needs=needs, level=level)
+
+
+@pytest.mark.parametrize("needs, level, fn, message", [
+    (("attribution",), "instance", lambda scores, rationale: 0.0, "parameter 'rationale' is not covered"),
+    (("attribution", "model"), "instance", lambda scores: 0.0, r"needs \['model'\] but takes no parameter"),
+    (("preds",), "dataset", lambda preds, golds: 0.0, "needs exactly its required parameters"),
+    (("preds", "golds", "extra"), "dataset", lambda preds, golds: 0.0, "needs exactly its required parameters"),
+    ((), "instance", lambda a: 0.0, "declare what it needs"),
+    (("a",), "corpus", lambda a: 0.0, "level must be one of"),
+])
+def test_registration_checks_needs_against_the_signature(needs, level, fn, message):
+    with pytest.raises(ValueError, match=message):
+        _register(needs, level)(fn)
+    assert not any(n.startswith("test_only_") for n in metrics.names())
+
+
+def test_dataset_metrics_have_their_own_call():
+    preds, golds = {"1": [[0, 1]]}, {"1": [[[0, 1]]], "2": [[[3]]]}
+    macro = metrics.get("baidu_macro_f1")
+    assert macro.over_dataset(preds, golds) == 0.5  # F1 1 for id 1, id 2 missing counts 0, over 2 golds
+    assert macro.from_inputs({"preds": preds, "golds": golds, "other": 1}) == 0.5
+    with pytest.raises(ValueError, match="scores a whole dataset: call over_dataset"):
+        macro(preds, golds)
+    with pytest.raises(ValueError, match="scores one instance, not a dataset"):
+        metrics.get("jaccard").over_dataset([1], [1])
+    with pytest.raises(ValueError, match="missing input golds"):
+        macro.from_inputs({"preds": preds})
+    assert metrics.get("expmrc_f1").from_inputs({"references": ["a cat"], "prediction": "the cat"}) == 1.0
+    with pytest.raises(ValueError, match="scores an explanation: use interpeval evaluate --metric ferret_auprc"):
+        metrics.get("ferret_auprc").from_inputs({})
 
 
 def test_evaluate_fills_the_parameters_from_the_evidence():

@@ -39,7 +39,7 @@ def _build_app() -> typer.Typer:
     root.command("attribute")(attribute.attribute)
     root.command("explain")(explain.explain)
     root.command("evaluate")(evaluate.evaluate)
-    root.command("metrics")(metrics.metrics)
+    root.add_typer(metrics.app, name="metrics")
     root.command("suite")(suite.suite)
     root.command("serve")(serve.serve)
     root.command("report")(report.report)

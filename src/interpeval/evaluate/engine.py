@@ -37,6 +37,8 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "plausibility": ("ferret_auprc", "ferret_token_f1", "ferret_token_iou"),
 }
 BENCHMARK = "evaluate"
+#: the row of the metrics that score the input's human rationale itself (ERASER comprehensiveness / sufficiency)
+HUMAN = "human rationale"
 #: model kinds whose inputs are single texts with one scalar target, which erasure metrics can re-query
 KINDS = ("sequence-classification", "regression")
 
@@ -81,7 +83,8 @@ def parse_method(spec: str) -> Method:
 
 def resolve_metrics(specs: Sequence[str]) -> list[str]:
     """Metric names from names and presets (:data:`PRESETS`, or ``all``: every registered metric that scores single
-    explanations), deduplicated."""
+    explanations), deduplicated. A metric that scores a given rationale (it needs the tokens, a rationale and the
+    model, but no attribution) is accepted by name: it scores each input's human rationale, row :data:`HUMAN`."""
     from interpeval import metrics
 
     out: list[str] = []
@@ -90,9 +93,10 @@ def resolve_metrics(specs: Sequence[str]) -> list[str]:
                  else PRESETS.get(spec, (spec,)))
         for name in names:
             metric = metrics.get(name)
-            if not metric.per_explanation:
+            if not metric.uses_evidence:
                 raise ValueError(f"metric {name!r} does not score single explanations (needs "
-                                 f"{', '.join(sorted(metric.needs))}); per-explanation metrics: "
+                                 f"{', '.join(metric.info.needs)}; score it with interpeval metrics score); "
+                                 "per-explanation metrics: "
                                  + ", ".join(n for n in metrics.names() if metrics.get(n).per_explanation))
             if name not in out:
                 out.append(name)
@@ -200,6 +204,7 @@ class Evaluation(Benchmark):
                 per_method[method.label] = (a, rationale, partner)
             evidences.append(per_method)
         metric_fns = [registry.get(n) for n in self.metrics]
+        rationale_fns = [m for m in metric_fns if not m.per_explanation]
 
         def score_all(replay: bool) -> list[dict[str, dict[str, float]]]:
             values = []
@@ -218,6 +223,15 @@ class Evaluation(Benchmark):
                                 warnings.simplefilter("ignore", RuntimeWarning)
                                 out[label][metric.name] = float(metric.evaluate(ev, **self.options.get(metric.name,
                                                                                                       {})))
+                first, human, _ = next(iter(evidences[row].values()))
+                if rationale_fns and human is not None:  # the same tokens under every explainer
+                    ev = registry.Evidence(tokens=token_ids(model, _text_part(first.tokens, first.segments)),
+                                           scores=np.zeros(len(human)), rationale=human, score_fn=fn,
+                                           full_text=item.text)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore", RuntimeWarning)
+                        out[HUMAN] = {m.name: float(m.evaluate(ev, **self.options.get(m.name, {})))
+                                      for m in rationale_fns}
                 values.append(out)
             return values
 
@@ -282,17 +296,18 @@ def per_input_rows(outputs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def aggregate(outputs: Sequence[dict[str, Any]], methods: Sequence[Method], metrics: Sequence[str],
               seed: int = 0) -> list[dict[str, Any]]:
-    """Per method × metric: mean over inputs (NaN values left out and counted), n and a 95 % bootstrap interval."""
+    """Per method × metric: mean over inputs (NaN values left out and counted), n and a 95 % bootstrap interval;
+    the metrics of the human rationale last (row :data:`HUMAN`)."""
     rows = []
-    for method in methods:
+    for label in [m.label for m in methods] + [HUMAN]:
         for name in metrics:
-            values = np.array([o["values"].get(method.label, {}).get(name, np.nan) for o in outputs], dtype=float)
-            asked = sum(name in o["values"].get(method.label, {}) for o in outputs)
+            values = np.array([o["values"].get(label, {}).get(name, np.nan) for o in outputs], dtype=float)
+            asked = sum(name in o["values"].get(label, {}) for o in outputs)
             if asked == 0:
                 continue  # the metric did not apply (e.g. a plausibility metric without rationales)
             finite = values[np.isfinite(values)]
             low, high = bootstrap_ci(finite, seed=seed)
-            rows.append({"method": method.label, "metric": name, "mean": float(finite.mean()) if finite.size else
+            rows.append({"method": label, "metric": name, "mean": float(finite.mean()) if finite.size else
                          float("nan"), "ci_low": low, "ci_high": high, "n": int(finite.size),
                          "nan": int(asked - finite.size)})
     return rows

@@ -26,15 +26,15 @@ def _bound(x: float) -> str:
 
 
 def markdown_table() -> str:
-    """One row per registered metric: name, family, direction, range, source, quirks."""
-    rows = ["| metric | family | direction | range | source | quirks / official behaviour |",
-            "|---|---|---|---|---|---|"]
+    """One row per registered metric: name, family, needs, level, direction, range, source, quirks."""
+    rows = ["| metric | family | needs | level | direction | range | source | quirks / official behaviour |",
+            "|---|---|---|---|---|---|---|---|"]
     for name in names():
         info = get(name).info
         direction = "higher is better" if info.higher_is_better else "lower is better"
         lo, hi = info.value_range
         bounds = f"{'(' if math.isinf(lo) else '['}{_bound(lo)}, {_bound(hi)}{')' if math.isinf(hi) else ']'}"
-        rows.append(f"| `{name}` | {info.family} | {direction} | {bounds} | "
+        rows.append(f"| `{name}` | {info.family} | {', '.join(info.needs)} | {info.level} | {direction} | {bounds} | "
                     f"{_cell(info.source)} | {_cell(info.quirks) or '—'} |")
     return "\n".join(rows)
 

@@ -47,7 +47,8 @@ def _map(ori: list[str], dis: list[str]) -> float:
 
 @register("rationale_map", "consistency", True, (0.0, 1.0), _MAP_SOURCE,
           quirks="membership by token string, repeats count each time; an empty disturbed list gives 0; "
-                 "PaddleNLP ranks the list by importance, TrustAI by position (see map_dataset)")
+                 "PaddleNLP ranks the list by importance, TrustAI by position (see map_dataset)",
+          needs=("ori_tokens", "dis_tokens"))
 def map_pair(ori_tokens: Sequence[str], dis_tokens: Sequence[str]) -> float:
     """MAP(o, d) = 1/|d| Σ_i (1/i) Σ_{t ∈ d[:i]} 1[t ∈ o[:i]] over the two ranked rationale token lists."""
     return _map(_tokens(ori_tokens, "ori_tokens"), _tokens(dis_tokens, "dis_tokens"))
@@ -55,7 +56,8 @@ def map_pair(ori_tokens: Sequence[str], dis_tokens: Sequence[str]) -> float:
 
 @register("rationale_map_dataset", "consistency", True, (0.0, 1.0), _MAP_SOURCE,
           quirks="Σ pair MAP / #gold records of sample_type 'disturb' (missing disturbed predictions count 0); "
-                 "averaged over sequences; the original prints ×100 with one decimal; 0 without disturbed records")
+                 "averaged over sequences; the original prints ×100 with one decimal; 0 without disturbed records",
+          needs=("preds", "golds"), level="dataset")
 def map_dataset(preds: Mapping[Any, Sequence[Sequence[str]]], golds: Mapping[Any, Mapping[str, Any]]) -> float:
     """Dataset MAP: every predicted original paired with each of its ``rel_ids`` that was predicted.
 
@@ -111,15 +113,19 @@ def _pearson(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
 
 
 @register("pcc_ding_koehn", "consistency", True, (-1.0, 1.0), _DK_SOURCE,
-          quirks="scores below 1% of max|s| are zeroed first; the p-value is ignored; a constant vector gives NaN")
-def pcc_pair(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float:
+          quirks="scores below 1% of max|s| are zeroed first; the p-value is ignored; a constant vector gives NaN",
+          needs=("a", "b"))
+def pcc_ding_koehn(a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray) -> float:
     """Pearson r of two position-aligned saliency vectors after clamping small values to 0."""
     x, y = clamp_small(scores_1d(a, "a")), clamp_small(scores_1d(b, "b"))
     same_length(x, y, "a", "b")
     return _pearson(x, y)[0]
 
 
-def pcc_ding_koehn(pairs: Sequence[tuple[Sequence[float], Sequence[float]]]) -> dict[str, float]:
+@register("pcc_ding_koehn_mean", "consistency", True, (-1.0, 1.0), _DK_SOURCE,
+          quirks="returns {pcc, pairs, skipped}: pairs of unequal length are skipped and counted; NaN propagates",
+          needs=("pairs",), level="dataset")
+def pcc_ding_koehn_mean(pairs: Sequence[tuple[Sequence[float], Sequence[float]]]) -> dict[str, float]:
     """Mean PCC over saliency pairs as Ding & Koehn: pairs of unequal length are skipped and counted.
 
     Returns ``pcc`` (mean r; NaN propagates, NaN too if no pair is usable), ``pairs`` (used) and ``skipped``.
@@ -144,7 +150,7 @@ def pcc_groups(groups: Sequence[Sequence[Sequence[float]]]) -> dict[str, float]:
         pairs.extend((members[0], other) for other in members[1:])
     if not pairs:
         raise ValueError("groups: no group has more than one member, so there is nothing to correlate")
-    return pcc_ding_koehn(pairs)
+    return pcc_ding_koehn_mean(pairs)
 
 
 # --- PLM-benchmark PCC with token alignment ----------------------------------------------------------------
@@ -178,13 +184,17 @@ def aligned_scores(ori_tokens: Sequence[str], ori_scores: Sequence[float] | np.n
 
 
 @register("pcc_aligned", "consistency", True, (-1.0, 1.0), "pretrained-LM rationale benchmark (PCC over aligned tokens)",
-          quirks="deleted/inserted tokens meet a virtual token of score 0; NaN for a constant vector or < 2 tokens")
+          quirks="deleted/inserted tokens meet a virtual token of score 0; NaN for a constant vector or < 2 tokens",
+          needs=("attribution", "partner"))
 def pcc_aligned(ori_tokens: Sequence[str], ori_scores: Sequence[float] | np.ndarray, dis_tokens: Sequence[str],
                 dis_scores: Sequence[float] | np.ndarray) -> float:
     """Pearson r between the original's and the disturbed text's token scores over their alignment."""
     return _pearson(*aligned_scores(ori_tokens, ori_scores, dis_tokens, dis_scores))[0]
 
 
+@register("pcc_plm", "consistency", True, (-1.0, 1.0), "pretrained-LM rationale benchmark (dataset PCC and MAP*)",
+          quirks="returns {pcc, map, significant, pairs}: mean r over the pairs with p < alpha only, MAP* on the "
+                 "same pairs; NaN when no pair is significant", needs=("pairs",), level="dataset")
 def pcc_plm(pairs: Sequence[Mapping[str, Any]], alpha: float = 0.05, ratio: float | None = None,
             k: int | None = None) -> dict[str, float]:
     """Dataset PCC of the PLM benchmark: mean r over the pairs with p < ``alpha``, and MAP* on the same pairs.

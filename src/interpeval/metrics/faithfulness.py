@@ -76,7 +76,8 @@ def _hard(tokens: Any, rationale: Any) -> tuple[list[str], np.ndarray]:
     return toks, np.flatnonzero(r)
 
 
-@register("eraser_comprehensiveness", "faithfulness", True, (-1.0, 1.0), _ERASER)
+@register("eraser_comprehensiveness", "faithfulness", True, (-1.0, 1.0), _ERASER,
+          needs=("tokens", "rationale", "model"))
 def comprehensiveness(score_fn: ScoreFn, tokens: Sequence[str], rationale: Sequence[int] | np.ndarray,
                       sep: str = " ", full_text: str | None = None, mask_token: str | None = None) -> float:
     """p(y|x) − p(y|x without the rationale): a faithful rationale hurts the prediction when removed."""
@@ -86,7 +87,7 @@ def comprehensiveness(score_fn: ScoreFn, tokens: Sequence[str], rationale: Seque
     return float(p[0] - p[1])
 
 
-@register("eraser_sufficiency", "faithfulness", False, (-1.0, 1.0), _ERASER)
+@register("eraser_sufficiency", "faithfulness", False, (-1.0, 1.0), _ERASER, needs=("tokens", "rationale", "model"))
 def sufficiency(score_fn: ScoreFn, tokens: Sequence[str], rationale: Sequence[int] | np.ndarray, sep: str = " ",
                 full_text: str | None = None, mask_token: str | None = None) -> float:
     """p(y|x) − p(y|rationale only): a sufficient rationale keeps the prediction on its own (lower is better)."""
@@ -110,7 +111,8 @@ def _aopc_deyoung(mode: str, score_fn: ScoreFn, tokens: Any, scores: Any, bins: 
 
 
 @register("eraser_aopc_comprehensiveness", "faithfulness", True, (-1.0, 1.0), _ERASER,
-          quirks="bins 0, 1, 5, 10, 20, 50 % (the 0 % bin, nothing removed, is averaged in); int(b·n) tokens per bin")
+          quirks="bins 0, 1, 5, 10, 20, 50 % (the 0 % bin, nothing removed, is averaged in); int(b·n) tokens per bin",
+          needs=("attribution", "model"))
 def aopc_comprehensiveness(score_fn: ScoreFn, tokens: Sequence[str], scores: Sequence[float] | np.ndarray,
                            bins: Sequence[float] = DEYOUNG_BINS, sep: str = " ", full_text: str | None = None,
                            mask_token: str | None = None) -> float:
@@ -119,7 +121,8 @@ def aopc_comprehensiveness(score_fn: ScoreFn, tokens: Sequence[str], scores: Seq
 
 
 @register("eraser_aopc_sufficiency", "faithfulness", False, (-1.0, 1.0), _ERASER,
-          quirks="bins 0, 1, 5, 10, 20, 50 % (the 0 % bin keeps no token); int(b·n) tokens per bin")
+          quirks="bins 0, 1, 5, 10, 20, 50 % (the 0 % bin keeps no token); int(b·n) tokens per bin",
+          needs=("attribution", "model"))
 def aopc_sufficiency(score_fn: ScoreFn, tokens: Sequence[str], scores: Sequence[float] | np.ndarray,
                      bins: Sequence[float] = DEYOUNG_BINS, sep: str = " ", full_text: str | None = None,
                      mask_token: str | None = None) -> float:
@@ -154,7 +157,8 @@ def _ferret_aopc(mode: str, score_fn: ScoreFn, tokens: Any, scores: Any, thresho
 
 @register("ferret_aopc_compr", "faithfulness", True, (-1.0, 1.0), _FERRET,
           quirks="thresholds 10..100 % (np.arange, int(p·n) tokens), bins of an empty or repeated selection are "
-                 "dropped, no 0 % bin; only_pos keeps positive scores; 0 when no bin is left")
+                 "dropped, no 0 % bin; only_pos keeps positive scores; 0 when no bin is left",
+          needs=("attribution", "model"))
 def ferret_aopc_compr(score_fn: ScoreFn, tokens: Sequence[str], scores: Sequence[float] | np.ndarray,
                       thresholds: Sequence[float] = FERRET_THRESHOLDS, only_pos: bool = True, sep: str = " ",
                       full_text: str | None = None, mask_token: str | None = None) -> float:
@@ -163,7 +167,8 @@ def ferret_aopc_compr(score_fn: ScoreFn, tokens: Sequence[str], scores: Sequence
 
 
 @register("ferret_aopc_suff", "faithfulness", False, (-1.0, 1.0), _FERRET,
-          quirks="as ferret_aopc_compr but keeping only the top tokens; 1 (the worst value) when no bin is left")
+          quirks="as ferret_aopc_compr but keeping only the top tokens; 1 (the worst value) when no bin is left",
+          needs=("attribution", "model"))
 def ferret_aopc_suff(score_fn: ScoreFn, tokens: Sequence[str], scores: Sequence[float] | np.ndarray,
                      thresholds: Sequence[float] = FERRET_THRESHOLDS, only_pos: bool = True, sep: str = " ",
                      full_text: str | None = None, mask_token: str | None = None) -> float:
@@ -172,7 +177,8 @@ def ferret_aopc_suff(score_fn: ScoreFn, tokens: Sequence[str], scores: Sequence[
 
 
 @register("ferret_taucorr_loo", "faithfulness", True, (-1.0, 1.0), _FERRET,
-          quirks="Kendall tau-b; NaN when either the scores or the leave-one-out effects are constant")
+          quirks="Kendall tau-b; NaN when either the scores or the leave-one-out effects are constant",
+          needs=("attribution", "model"))
 def taucorr_loo(score_fn: ScoreFn, tokens: Sequence[str], scores: Sequence[float] | np.ndarray, sep: str = " ",
                 full_text: str | None = None, mask_token: str | None = None) -> float:
     """Kendall tau between the scores and each token's leave-one-out effect p0 − p(text without it)."""
@@ -212,7 +218,8 @@ def _proba_rows(full: Any, other: Any, labels: Any, other_name: str) -> tuple[np
     return a, b, y.astype(int)
 
 
-@register("trustai_sufficiency", "faithfulness", False, (-1.0, 1.0), "TrustAI Evaluator.cal_suf_com (f0cc490)")
+@register("trustai_sufficiency", "faithfulness", False, (-1.0, 1.0), "TrustAI Evaluator.cal_suf_com (f0cc490)",
+          needs=("pred_proba", "rationale_pred_proba", "pred_label"), level="dataset")
 def trustai_sufficiency(pred_proba: Any, rationale_pred_proba: Any, pred_label: Any) -> float:
     """mean_i (p_full[y_i] − p_rationale[y_i]) with y_i = int(pred_label_i); lower is better."""
     a, b, y = _proba_rows(pred_proba, rationale_pred_proba, pred_label, "rationale_pred_proba")
@@ -220,7 +227,8 @@ def trustai_sufficiency(pred_proba: Any, rationale_pred_proba: Any, pred_label: 
     return float(np.mean(a[rows, y] - b[rows, y]))
 
 
-@register("trustai_comprehensiveness", "faithfulness", True, (-1.0, 1.0), "TrustAI Evaluator.cal_suf_com (f0cc490)")
+@register("trustai_comprehensiveness", "faithfulness", True, (-1.0, 1.0), "TrustAI Evaluator.cal_suf_com (f0cc490)",
+          needs=("pred_proba", "non_rationale_pred_proba", "pred_label"), level="dataset")
 def trustai_comprehensiveness(pred_proba: Any, non_rationale_pred_proba: Any, pred_label: Any) -> float:
     """mean_i (p_full[y_i] − p_non_rationale[y_i]); higher is better."""
     a, b, y = _proba_rows(pred_proba, non_rationale_pred_proba, pred_label, "non_rationale_pred_proba")
@@ -231,7 +239,8 @@ def trustai_comprehensiveness(pred_proba: Any, non_rationale_pred_proba: Any, pr
 @register("paddlenlp_newp", "faithfulness", True, (0.0, 1.0),
           "PaddleNLP model_interpretation/evaluation/faithfulness/newp_analysis.py",
           quirks="denominator is the number of gold records (n_golden), so a missing prediction counts 0; "
-                 "printed ×100 in the original")
+                 "printed ×100 in the original",
+          needs=("pred_label", "rationale_pred", "no_rationale_pred"), level="dataset")
 def newp(pred_label: Sequence[int], rationale_pred: Sequence[int], no_rationale_pred: Sequence[int],
          n_golden: int | None = None) -> float:
     """New-P: the share of instances whose rationale alone keeps the label and whose rest alone changes it."""

@@ -21,24 +21,9 @@ from interpeval.metrics.plausibility import jaccard
 _SOURCE = "IQS paper, Xie, Vosoughi & Hassanpour (arXiv 2205.12254), §3"
 
 
-def sign_sets(words: Sequence[str], scores: Sequence[float] | np.ndarray, threshold: float = 0.0) -> dict[str, set[str]]:
-    """The words an explanation marks, split by sign: ``positive`` (score > threshold), ``negative`` (< −threshold).
-
-    These are the two "classes" of a regression task, and the red/green words shown to annotators.
-    """
-    s = scores_1d(scores, "scores", allow_empty=True)
-    if isinstance(words, (str, bytes)):
-        raise ValueError("words: expected a list of words, got a string")
-    w = list(words)
-    same_length(np.empty(len(w)), s, "words", "scores")
-    if not threshold >= 0:
-        raise ValueError(f"threshold: must be >= 0, got {threshold!r}")
-    return {"positive": {x for x, v in zip(w, s, strict=True) if v > threshold},
-            "negative": {x for x, v in zip(w, s, strict=True) if v < -threshold}}
-
-
 @register("iqs_plausibility", "quality", True, (0.0, 1.0), _SOURCE,
-          quirks="mean over classes of Jaccard(human, method); two empty sets count as agreement (1)")
+          quirks="mean over classes of Jaccard(human, method); two empty sets count as agreement (1)",
+          needs=("human", "method"))
 def iqs_plausibility(human: Mapping[Hashable, Iterable[str]], method: Mapping[Hashable, Iterable[str]]) -> float:
     """Mean over output classes of |H ∩ M| / |H ∪ M| between the human's and the method's marked words."""
     if not isinstance(human, Mapping) or not human:
@@ -49,7 +34,8 @@ def iqs_plausibility(human: Mapping[Hashable, Iterable[str]], method: Mapping[Ha
 
 
 @register("iqs_simplicity", "quality", True, (0.0, 1.0), _SOURCE,
-          quirks="1 / (ln(N − β) + 1) with β = 9; N − β <= 1 (N <= 10) gives 1, which guards the logarithm")
+          quirks="1 / (ln(N − β) + 1) with β = 9; N − β <= 1 (N <= 10) gives 1, which guards the logarithm",
+          needs=("n_chunks",))
 def iqs_simplicity(n_chunks: int, beta: float = 9.0) -> float:
     """Fewer cognitive chunks (marked words) is simpler; up to β + 1 chunks (Miller's 7 ± 2) score 1."""
     if isinstance(n_chunks, bool) or not isinstance(n_chunks, (int, np.integer)) or n_chunks < 0:
@@ -61,7 +47,8 @@ def iqs_simplicity(n_chunks: int, beta: float = 9.0) -> float:
 
 @register("iqs_reproducibility", "quality", True, (0.0, 1.0), _SOURCE,
           quirks="mean over samples of 1 / (L_i + 1); log loss = −ln p_model(human's label) (clipped at machine "
-                 "epsilon), mae = |human − model|, zero_one = 1[human label != model label]")
+                 "epsilon), mae = |human − model|, zero_one = 1[human label != model label]",
+          needs=("y_human", "y_model"), level="dataset")
 def iqs_reproducibility(y_human: Sequence[float], y_model: Sequence[float] | np.ndarray,
                         loss: Literal["log", "mae", "zero_one"] = "log") -> float:
     """How well a human, given the input and the explanation, reproduces the model's output (1 = exactly).
@@ -100,7 +87,8 @@ def _unit(value: float, name: str) -> float:
     return float(value)
 
 
-@register("iqs", "quality", True, (0.0, 1.0), _SOURCE, quirks="weights must each lie in [0, 1] and sum to 1")
+@register("iqs", "quality", True, (0.0, 1.0), _SOURCE, quirks="weights must each lie in [0, 1] and sum to 1",
+          needs=("plausibility", "simplicity", "reproducibility"))
 def iqs(plausibility: float, simplicity: float, reproducibility: float,
         weights: Sequence[float] = (1 / 3, 1 / 3, 1 / 3)) -> float:
     """a1·plausibility + a2·simplicity + a3·reproducibility (Table 1 of the paper uses 1/3 each)."""
@@ -113,16 +101,3 @@ def iqs(plausibility: float, simplicity: float, reproducibility: float,
     if abs(sum(a) - 1.0) > 1e-9:
         raise ValueError(f"weights: must sum to 1, got {sum(a)!r}")
     return float(sum(x * y for x, y in zip(a, terms, strict=True)))
-
-
-def weight_grid(steps: int = 10) -> list[tuple[float, float, float]]:
-    """All (a1, a2, a3) with a_i in {0, 1/steps, ..., 1} summing to 1: 66 triples for steps = 10 (Table 2)."""
-    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
-        raise ValueError(f"steps: must be an integer >= 1, got {steps!r}")
-    return [(i / steps, j / steps, (steps - i - j) / steps) for i in range(steps + 1) for j in range(steps + 1 - i)]
-
-
-def iqs_grid(plausibility: float, simplicity: float, reproducibility: float, steps: int = 10) -> dict[str, float]:
-    """Mean and (population) std of IQS over the weight grid, as the paper's Table 2 reports them."""
-    values = [iqs(plausibility, simplicity, reproducibility, w) for w in weight_grid(steps)]
-    return {"mean": float(np.mean(values)), "std": float(np.std(values)), "n": len(values)}

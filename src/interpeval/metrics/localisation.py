@@ -42,7 +42,8 @@ def _snr(gt: np.ndarray, values: np.ndarray) -> float:
 
 
 @register("quackie_iou", "localisation", True, (0.0, 1.0), _SOURCE,
-          quirks="computed on the top-k binarisation (ties all selected), not on raw scores")
+          quirks="computed on the top-k binarisation (ties all selected), not on raw scores",
+          needs=("gt", "pred_binary"))
 def iou(gt: Sequence[int] | np.ndarray, pred_binary: Sequence[int] | np.ndarray) -> float:
     """Intersection over union of the GT sentence set and the selected set (``sklearn.jaccard_score``)."""
     g, p = marked_1d(gt, "gt"), binary_1d(pred_binary, "pred_binary")
@@ -52,7 +53,7 @@ def iou(gt: Sequence[int] | np.ndarray, pred_binary: Sequence[int] | np.ndarray)
 
 @register("quackie_hpd", "localisation", True, (0.0, 1.0), _SOURCE,
           quirks="computed on the binarised prediction: HPD = |selected ∩ GT| / |selected| if the GT is selected, "
-                 "else |GT| / N")
+                 "else |GT| / N", needs=("gt", "pred_binary"))
 def hpd(gt: Sequence[int] | np.ndarray, pred_binary: Sequence[int] | np.ndarray) -> float:
     """Highest precision for detection: precision when thresholding at the lowest GT score.
 
@@ -65,7 +66,8 @@ def hpd(gt: Sequence[int] | np.ndarray, pred_binary: Sequence[int] | np.ndarray)
 
 @register("quackie_snr", "localisation", True, (0.0, float("inf")), _SOURCE,
           quirks="s²/n² (a plain squared ratio: not dB, no square root, sign lost) on the binarised prediction; "
-                 "n is the population std (ddof=0); NaN when n == 0 or no non-GT sentence exists")
+                 "n is the population std (ddof=0); NaN when n == 0 or no non-GT sentence exists",
+          needs=("gt", "pred_binary"))
 def snr(gt: Sequence[int] | np.ndarray, pred_binary: Sequence[int] | np.ndarray) -> float:
     """Signal-to-noise ratio: (mean GT score − mean other score)² / var(other scores)."""
     g, p = marked_1d(gt, "gt"), binary_1d(pred_binary, "pred_binary")
@@ -75,7 +77,8 @@ def snr(gt: Sequence[int] | np.ndarray, pred_binary: Sequence[int] | np.ndarray)
 
 @register("quackie_hpd_continuous", "localisation", True, (0.0, 1.0),
           "QUACKIE paper (arXiv 2012.13190) definition on raw scores",
-          quirks="not the leaderboard number: the official code binarises first (use quackie_hpd)")
+          quirks="not the leaderboard number: the official code binarises first (use quackie_hpd)",
+          needs=("gt", "scores"))
 def hpd_continuous(gt: Sequence[int] | np.ndarray, scores: Sequence[float] | np.ndarray) -> float:
     """HPD on the raw sentence scores: ties with the lowest GT score count as detected."""
     g, s = marked_1d(gt, "gt"), scores_1d(scores, "scores")
@@ -86,7 +89,7 @@ def hpd_continuous(gt: Sequence[int] | np.ndarray, scores: Sequence[float] | np.
 @register("quackie_snr_continuous", "localisation", True, (0.0, float("inf")),
           "QUACKIE paper (arXiv 2012.13190) definition on raw scores",
           quirks="not the leaderboard number: the official code binarises first (use quackie_snr); "
-                 "s²/n² with population std, NaN when n == 0 or no non-GT sentence exists")
+                 "s²/n² with population std, NaN when n == 0 or no non-GT sentence exists", needs=("gt", "scores"))
 def snr_continuous(gt: Sequence[int] | np.ndarray, scores: Sequence[float] | np.ndarray) -> float:
     """SNR on the raw sentence scores; invariant to positive scaling of the scores."""
     g, s = marked_1d(gt, "gt"), scores_1d(scores, "scores")

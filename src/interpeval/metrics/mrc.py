@@ -92,7 +92,7 @@ def _check_references(references: Sequence[str]) -> None:
 
 @register("expmrc_f1", family="answer", higher_is_better=True, value_range=(0.0, 1.0), source=SOURCE,
           quirks="'……' never matches; case-sensitive article drop; only 1-char punctuation dropped; "
-                 "max over references; both-empty F1 = 1")
+                 "max over references; both-empty F1 = 1", needs=("references", "prediction"))
 def expmrc_f1(references: Sequence[str], prediction: object, official: bool = True) -> float:
     """Maximum over ``references`` of the token F1 with ``prediction`` (answers and evidences alike)."""
     _check_references(references)
@@ -101,7 +101,8 @@ def expmrc_f1(references: Sequence[str], prediction: object, official: bool = Tr
 
 
 @register("expmrc_choice_match", family="answer", higher_is_better=True, value_range=(0.0, 1.0), source=SOURCE,
-          quirks="exact, case-sensitive comparison without str(): 'a' != 'A' and 0 != '0'")
+          quirks="exact, case-sensitive comparison without str(): 'a' != 'A' and 0 != '0'",
+          needs=("gold", "prediction"))
 def expmrc_choice_match(gold: object, prediction: object) -> float:
     """Multiple-choice answer score: 1 if the predicted label equals the gold label exactly."""
     return float(prediction == gold)
@@ -123,7 +124,8 @@ def _running_sum(values: Sequence[float]) -> float:
 
 
 @register("expmrc_all_f1", family="answer", higher_is_better=True, value_range=(0.0, 100.0), source=SOURCE,
-          quirks="mean of per-question products, not a product of means")
+          quirks="mean of per-question products, not a product of means",
+          needs=("answer_scores", "evidence_scores"), level="dataset")
 def expmrc_all_f1(answer_scores: Sequence[float], evidence_scores: Sequence[float]) -> float:
     """Overall score: 100 × mean over questions of answer score × evidence score (unanswered count as 0)."""
     a, e = _scores(answer_scores, "answer_scores"), _scores(evidence_scores, "evidence_scores")
@@ -132,14 +134,16 @@ def expmrc_all_f1(answer_scores: Sequence[float], evidence_scores: Sequence[floa
     return 100.0 * _running_sum([x * y for x, y in zip(a, e, strict=True)]) / len(a)
 
 
-@register("expmrc_ans_f1", family="answer", higher_is_better=True, value_range=(0.0, 100.0), source=SOURCE)
+@register("expmrc_ans_f1", family="answer", higher_is_better=True, value_range=(0.0, 100.0), source=SOURCE,
+          needs=("answer_scores",), level="dataset")
 def expmrc_ans_f1(answer_scores: Sequence[float]) -> float:
     """Answer score: 100 × mean per-question answer score (unanswered count as 0)."""
     a = _scores(answer_scores, "answer_scores")
     return 100.0 * _running_sum(a) / len(a)
 
 
-@register("expmrc_evi_f1", family="answer", higher_is_better=True, value_range=(0.0, 100.0), source=SOURCE)
+@register("expmrc_evi_f1", family="answer", higher_is_better=True, value_range=(0.0, 100.0), source=SOURCE,
+          needs=("evidence_scores",), level="dataset")
 def expmrc_evi_f1(evidence_scores: Sequence[float]) -> float:
     """Evidence score: 100 × mean per-question evidence score (unanswered count as 0)."""
     e = _scores(evidence_scores, "evidence_scores")

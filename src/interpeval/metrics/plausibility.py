@@ -48,14 +48,14 @@ def _iou(pred: set[int], gold: set[int]) -> float:
 
 
 @register("rationale_token_f1", "plausibility", True, (0.0, 1.0), f"{_BAIDU}; {_TRUSTAI}",
-          quirks="0 when either set is empty")
+          quirks="0 when either set is empty", needs=("pred", "gold"))
 def token_f1(pred: Ids, gold: Ids) -> float:
     """F1 between two sets of word indices; 0 if precision or recall is 0 or either set is empty."""
     return _f1(set(index_list(pred, "pred")), set(index_list(gold, "gold")))
 
 
 @register("jaccard", "plausibility", True, (0.0, 1.0), "|A ∩ B| / |A ∪ B| (TrustAI calc_iou_f1, IQS §6)",
-          quirks="empty union gives the value of `empty` (0 by default, as TrustAI)")
+          quirks="empty union gives the value of `empty` (0 by default, as TrustAI)", needs=("a", "b"))
 def jaccard(a: Sequence[Hashable], b: Sequence[Hashable], empty: float = 0.0) -> float:
     """Jaccard similarity of two sets of words or indices; ``empty`` is returned when both sets are empty."""
     for name, v in (("a", a), ("b", b)):
@@ -100,7 +100,7 @@ def pick_max_golden_evid(pred: Ids, golds: Sequence[Ids]) -> tuple[list[int], fl
 
 
 @register("rationale_token_f1_multi", "plausibility", True, (0.0, 1.0), f"{_BAIDU}; {_TRUSTAI}",
-          quirks="several golds: best single or greedy union (pick_max_golden_evid), strict >")
+          quirks="several golds: best single or greedy union (pick_max_golden_evid), strict >", needs=("pred", "golds"))
 def token_f1_multi(pred: Ids, golds: Sequence[Ids]) -> float:
     """Token-F1 of ``pred`` against the best of several gold rationales (or a greedy union of them)."""
     return pick_max_golden_evid(pred, golds)[1]
@@ -146,7 +146,7 @@ def _per_instance(preds: Mapping[Any, Any], golds: Mapping[Any, Any], measure: s
 
 @register("baidu_macro_f1", "plausibility", True, (0.0, 1.0), _BAIDU,
           quirks="denominator is the number of gold records, so a missing prediction counts 0; the original "
-                 "prints ×100 with one decimal")
+                 "prints ×100 with one decimal", needs=("preds", "golds"), level="dataset")
 def macro_f1_paddlenlp(preds: Mapping[Any, Any], golds: Mapping[Any, Any]) -> float:
     """Macro token-F1 as PaddleNLP computes it: Σ_i mean-over-sequences F1_i / |golds|.
 
@@ -158,7 +158,8 @@ def macro_f1_paddlenlp(preds: Mapping[Any, Any], golds: Mapping[Any, Any]) -> fl
 
 
 @register("trustai_macro_f1", "plausibility", True, (0.0, 1.0), _TRUSTAI,
-          quirks="denominator is (#predictions found in the golds) × #sequences, so missing predictions do not count")
+          quirks="denominator is (#predictions found in the golds) × #sequences, so missing predictions do not count",
+          needs=("preds", "golds"), level="dataset")
 def macro_f1_trustai(preds: Mapping[Any, Any], golds: Mapping[Any, Any]) -> float:
     """Macro token-F1 as TrustAI ``Evaluator.cal_f1``: Σ_{i,seq} F1 / (found × sequences); 0 if none found."""
     rows, n_seq = _per_instance(preds, golds, "f1")
@@ -166,7 +167,8 @@ def macro_f1_trustai(preds: Mapping[Any, Any], golds: Mapping[Any, Any]) -> floa
 
 
 @register("trustai_iou_f1", "plausibility", True, (0.0, 1.0), _TRUSTAI,
-          quirks="a pair matches when int(IoU*10) >= 5; gold picked by F1 (pick_max_golden_evid), not by IoU")
+          quirks="a pair matches when int(IoU*10) >= 5; gold picked by F1 (pick_max_golden_evid), not by IoU",
+          needs=("preds", "golds"), level="dataset")
 def iou_f1_trustai(preds: Mapping[Any, Any], golds: Mapping[Any, Any]) -> float:
     """TrustAI ``calc_iou_f1``: the fraction of (instance, sequence) pairs whose rationale IoU is at least 0.5."""
     rows, n_seq = _per_instance(preds, golds, "iou")
@@ -227,7 +229,8 @@ def top_k_tokens(scores: Sequence[float] | np.ndarray, k: int = 5, only_pos: boo
 @register("ferret_auprc", "plausibility", True, (0.0, 1.0), _FERRET,
           quirks="sklearn.metrics.auc(recall, precision) (trapezoid), not average precision; only_pos clips "
                  "negative scores to 0; official=True keeps sklearn's value for a rationale with no positive "
-                 "token (recall set to 1, giving 0.5 or so), official=False returns NaN")
+                 "token (recall set to 1, giving 0.5 or so), official=False returns NaN",
+          needs=("attribution", "rationale"))
 def auprc(rationale: Sequence[int] | np.ndarray, scores: Sequence[float] | np.ndarray, only_pos: bool = True,
           official: bool = True) -> float:
     """Area under the precision-recall curve of the scores against a one-hot human rationale (ferret)."""
@@ -243,7 +246,8 @@ def auprc(rationale: Sequence[int] | np.ndarray, scores: Sequence[float] | np.nd
 
 
 @register("average_precision", "plausibility", True, (0.0, 1.0), "sklearn.metrics.average_precision_score",
-          quirks="the step-wise alternative to ferret's trapezoid AUPRC; 0 for a rationale with no positive token")
+          quirks="the step-wise alternative to ferret's trapezoid AUPRC; 0 for a rationale with no positive token",
+          needs=("attribution", "rationale"))
 def average_precision(rationale: Sequence[int] | np.ndarray, scores: Sequence[float] | np.ndarray,
                       only_pos: bool = True) -> float:
     """Average precision (step-wise area, no interpolation) of the scores against a human rationale."""
@@ -276,14 +280,15 @@ def _f1_from_counts(tp: int, pos: int, pred_pos: int, official: bool) -> float:
 
 @register("ferret_token_f1", "plausibility", True, (0.0, 1.0), _FERRET,
           quirks="no hard rationale gives 0; a human rationale with no positive token gives NaN (numpy 0/0) with "
-                 "official=True and 0 with official=False")
+                 "official=True and 0 with official=False", needs=("attribution", "rationale"))
 def ferret_token_f1(rationale: Sequence[int] | np.ndarray, scores: Sequence[float] | np.ndarray, k: int = 5,
                     only_pos: bool = True, official: bool = True) -> float:
     """Token-F1 between ferret's top-k hard rationale and the one-hot human rationale."""
     return _f1_from_counts(*_counts(rationale, scores, k, only_pos), official=official)
 
 
-@register("ferret_token_iou", "plausibility", True, (0.0, 1.0), _FERRET, quirks="no hard rationale gives 0")
+@register("ferret_token_iou", "plausibility", True, (0.0, 1.0), _FERRET, quirks="no hard rationale gives 0",
+          needs=("attribution", "rationale"))
 def ferret_token_iou(rationale: Sequence[int] | np.ndarray, scores: Sequence[float] | np.ndarray, k: int = 5,
                      only_pos: bool = True) -> float:
     """Token-IoU between ferret's top-k hard rationale and the human rationale (0 if the union is empty)."""
@@ -295,7 +300,8 @@ def ferret_token_iou(rationale: Sequence[int] | np.ndarray, scores: Sequence[flo
 
 
 @register("ferret_token_f1_dataset", "plausibility", True, (0.0, 1.0), _FERRET + " (accumulate_result)",
-          quirks="macro (default) is the mean of instance F1, so a NaN instance makes it NaN with official=True")
+          quirks="macro (default) is the mean of instance F1, so a NaN instance makes it NaN with official=True",
+          needs=("rationales", "scores"), level="dataset")
 def ferret_token_f1_dataset(rationales: Sequence[Sequence[int]], scores: Sequence[Sequence[float]], k: int = 5,
                             only_pos: bool = True, average: Literal["macro", "micro"] = "macro",
                             official: bool = True) -> float:

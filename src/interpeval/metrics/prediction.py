@@ -20,7 +20,8 @@ def normalise_word(word: str, lowercase: bool = True) -> str:
 
 
 @register("topk_accuracy", "answer", True, (0.0, 1.0), "pretrained-LM rationale benchmark (masked-word prediction)",
-          quirks="exact match after strip (+ lower-case with lowercase=True)")
+          quirks="exact match after strip (+ lower-case with lowercase=True)",
+          needs=("predictions", "targets"), level="dataset")
 def topk_accuracy(predictions: Sequence[Sequence[str]], targets: Sequence[str], k: int | None = None,
                   lowercase: bool = True) -> float:
     """Share of instances whose target word is among the first ``k`` predicted words (all of them if ``k`` is None)."""

@@ -34,7 +34,7 @@ def _labels(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
     return arrays[0], arrays[1]
 
 
-@register("probing_accuracy", "probing", True, (0.0, 1.0), _SOURCE)
+@register("probing_accuracy", "probing", True, (0.0, 1.0), _SOURCE, needs=("y_true", "y_pred"), level="dataset")
 def accuracy(y_true: Sequence[Any], y_pred: Sequence[Any]) -> float:
     """Share of predictions equal to the true label."""
     t, p = _labels(y_true, y_pred)
@@ -42,14 +42,16 @@ def accuracy(y_true: Sequence[Any], y_pred: Sequence[Any]) -> float:
 
 
 @register("probing_weighted_f1", "probing", True, (0.0, 1.0), _SOURCE,
-          quirks="sklearn f1_score(average='weighted', zero_division=0): a class never predicted scores 0")
+          quirks="sklearn f1_score(average='weighted', zero_division=0): a class never predicted scores 0",
+          needs=("y_true", "y_pred"), level="dataset")
 def weighted_f1(y_true: Sequence[Any], y_pred: Sequence[Any]) -> float:
     """Per-class F1 averaged with weights proportional to each class's true count (the framework's default)."""
     t, p = _labels(y_true, y_pred)
     return float(f1_score(t, p, average="weighted", zero_division=0))
 
 
-@register("selectivity", "probing", True, (-1.0, 1.0), "Hewitt & Liang 2019, control tasks")
+@register("selectivity", "probing", True, (-1.0, 1.0), "Hewitt & Liang 2019, control tasks",
+          needs=("task_score", "control_score"))
 def selectivity(task_score: float, control_score: float) -> float:
     """Task score minus control-task score (both in the same metric)."""
     for name, v in (("task_score", task_score), ("control_score", control_score)):

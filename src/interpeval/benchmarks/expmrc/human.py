@@ -11,9 +11,9 @@ This is a dev-set estimate from the released references; the paper's own human f
 
 from __future__ import annotations
 
+from interpeval import metrics
 from interpeval.benchmarks.expmrc.data import Dataset
 from interpeval.benchmarks.expmrc.score import Score
-from interpeval.metrics.mrc import expmrc_f1
 
 
 def _without(items: tuple[str, ...], k: int) -> list[str]:
@@ -22,6 +22,7 @@ def _without(items: tuple[str, ...], k: int) -> list[str]:
 
 def human_performance(dataset: Dataset, official: bool = True) -> Score:
     """Per-question human scores; questions with fewer than two references of a kind are skipped (listed)."""
+    f1 = metrics.get("expmrc_f1")
     score = Score(dataset.version, {}, {})
     for q in dataset.questions:
         evidences = q.evidences or ()
@@ -32,10 +33,10 @@ def human_performance(dataset: Dataset, official: bool = True) -> Score:
         answers, scored, joint = [], [], []
         for k in range(n):
             if dataset.kind == "span":
-                answers.append(expmrc_f1(_without(q.answers, k), q.answers[k], official=official))
+                answers.append(f1(_without(q.answers, k), q.answers[k], official=official))
             else:
                 answers.append(1.0)
-            scored.append(expmrc_f1(_without(evidences, k), evidences[k], official=official))
+            scored.append(f1(_without(evidences, k), evidences[k], official=official))
             joint.append(answers[-1] * scored[-1])
         score.answer[q.qid] = sum(answers) / n
         score.evidence[q.qid] = sum(scored) / n

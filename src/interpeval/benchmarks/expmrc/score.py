@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from interpeval import metrics
 from interpeval.benchmarks.expmrc.data import Dataset, Prediction
 from interpeval.errors import DataError
-from interpeval.metrics.mrc import expmrc_all_f1, expmrc_ans_f1, expmrc_choice_match, expmrc_evi_f1, expmrc_f1
 
 
 @dataclass
@@ -34,16 +34,17 @@ class Score:
     @property
     def all_f1(self) -> float:
         if self.joint:
-            return expmrc_all_f1([1.0] * len(self.joint), [self.joint[qid] for qid in self.answer])
-        return expmrc_all_f1(list(self.answer.values()), list(self.evidence.values()))
+            return metrics.get("expmrc_all_f1").over_dataset([1.0] * len(self.joint),
+                                                             [self.joint[qid] for qid in self.answer])
+        return metrics.get("expmrc_all_f1").over_dataset(list(self.answer.values()), list(self.evidence.values()))
 
     @property
     def ans_f1(self) -> float:
-        return expmrc_ans_f1(list(self.answer.values()))
+        return metrics.get("expmrc_ans_f1").over_dataset(list(self.answer.values()))
 
     @property
     def evi_f1(self) -> float:
-        return expmrc_evi_f1(list(self.evidence.values()))
+        return metrics.get("expmrc_evi_f1").over_dataset(list(self.evidence.values()))
 
     def official(self, prediction_file: str) -> dict[str, object]:
         """The original's output object: three ``"%.3f"`` strings, TOTAL, SKIP, VERSION and FILE, in its order."""
@@ -84,6 +85,7 @@ def evaluate(dataset: Dataset, predictions: Mapping[str, Prediction], official: 
     ``official=False`` switches the tokenisation quirks off (see :mod:`interpeval.metrics.mrc`).
     """
     stderr = sys.stderr if stderr is None else stderr
+    f1, choice_match = metrics.get("expmrc_f1"), metrics.get("expmrc_choice_match")
     score = Score(dataset.version, {}, {})
     for q in dataset.questions:
         pred = predictions.get(q.qid)
@@ -93,9 +95,9 @@ def evaluate(dataset: Dataset, predictions: Mapping[str, Prediction], official: 
             score.answer[q.qid] = score.evidence[q.qid] = 0.0
             continue
         if dataset.kind == "span":
-            score.answer[q.qid] = expmrc_f1(q.answers, str(pred.answer), official=official)
+            score.answer[q.qid] = f1(q.answers, str(pred.answer), official=official)
         else:
-            score.answer[q.qid] = expmrc_choice_match(q.answers[0], pred.answer)
+            score.answer[q.qid] = choice_match(q.answers[0], pred.answer)
         score.evidence[q.qid] = (0.0 if q.evidences is None
-                                 else expmrc_f1(q.evidences, pred.evidence, official=official))
+                                 else f1(q.evidences, pred.evidence, official=official))
     return score

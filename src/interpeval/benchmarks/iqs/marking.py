@@ -9,15 +9,33 @@ task's green class), red = negative.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
 from interpeval.errors import InterpevalError
-from interpeval.metrics.iqs import sign_sets
+from interpeval.metrics._checks import same_length, scores_1d
 
 SIGNS = ("both", "positive", "negative")
+
+
+def sign_sets(words: Sequence[str], scores: Sequence[float] | np.ndarray,
+              threshold: float = 0.0) -> dict[str, set[str]]:
+    """The words an explanation marks, split by sign: ``positive`` (score > threshold), ``negative`` (< −threshold).
+
+    These are the two "classes" of a regression task, and the red/green words shown to annotators.
+    """
+    s = scores_1d(scores, "scores", allow_empty=True)
+    if isinstance(words, (str, bytes)):
+        raise ValueError("words: expected a list of words, got a string")
+    w = list(words)
+    same_length(np.empty(len(w)), s, "words", "scores")
+    if not threshold >= 0:
+        raise ValueError(f"threshold: must be >= 0, got {threshold!r}")
+    return {"positive": {x for x, v in zip(w, s, strict=True) if v > threshold},
+            "negative": {x for x, v in zip(w, s, strict=True) if v < -threshold}}
 
 
 @dataclass(frozen=True)

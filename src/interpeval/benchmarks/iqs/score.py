@@ -23,10 +23,9 @@ from typing import Any
 
 import numpy as np
 
+from interpeval import metrics
 from interpeval.benchmarks.iqs.tasks import Task
 from interpeval.errors import InterpevalError
-from interpeval.metrics.iqs import iqs, iqs_grid, iqs_plausibility, iqs_reproducibility, iqs_simplicity
-from interpeval.metrics.plausibility import jaccard
 from interpeval.stats import normal_half_width
 
 QUESTIONS = ("label", "remove_red", "remove_green", "add_red", "add_green")
@@ -101,8 +100,9 @@ def method_sets(task: Task, item: Item) -> dict[str, set[int]]:
 def reproducibility_of(task: Task, item: Item, answer: Answer) -> float:
     """1 / (L + 1) of one answer."""
     if task.kind == "regression":
-        return iqs_reproducibility([float(answer.label)], [float(item.y_model)], loss="mae")
-    return iqs_reproducibility([task.sides.index(str(answer.label))], [item.y_model], loss="log")
+        return metrics.get("iqs_reproducibility").over_dataset([float(answer.label)], [float(item.y_model)], loss="mae")
+    return metrics.get("iqs_reproducibility").over_dataset([task.sides.index(str(answer.label))], [item.y_model],
+                                                          loss="log")
 
 
 def mean_ci(values: Sequence[float]) -> dict[str, float]:
@@ -128,6 +128,7 @@ class MethodScore:
 def simplicity_by_method(items: Sequence[Item]) -> dict[str, dict[str, Any]]:
     """Per method: simplicity (mean over its samples, with interval) and the mean N_chunk (marked words)."""
     out: dict[str, dict[str, Any]] = {}
+    iqs_simplicity = metrics.get("iqs_simplicity")
     for method in dict.fromkeys(it.method for it in items):
         chunks = [len(it.green | it.red) for it in items if it.method == method]
         out[method] = {"simplicity": mean_ci([iqs_simplicity(n) for n in chunks]), "n_chunks": float(np.mean(chunks))}
@@ -156,6 +157,7 @@ def score_methods(task: Task, items: Sequence[Item], answers: Sequence[Answer],
         check_answer(task, item, answer)
         per_method[item.method].append((item, answer))
     methods = list(dict.fromkeys(it.method for it in items))
+    iqs, iqs_plausibility, jaccard = metrics.get("iqs"), metrics.get("iqs_plausibility"), metrics.get("jaccard")
     scores = []
     for method in methods:
         pairs = per_method.get(method)
@@ -183,6 +185,7 @@ def trivial_baseline(task: Task, items: Sequence[Item], answers: Sequence[Answer
     by_id = {it.id: it for it in items}
     pairs = [(by_id[a.item_id], a) for a in answers]
     empty = {c: set() for c in task.sides}
+    iqs, iqs_plausibility = metrics.get("iqs"), metrics.get("iqs_plausibility")
     plaus = float(np.mean([iqs_plausibility(human_sets(task, it, a), empty) for it, a in pairs]))
     if task.kind == "regression":
         guess: str | float = float(np.mean([float(it.y_model) for it, _ in pairs]))
@@ -200,6 +203,7 @@ def agreement(task: Task, items: Sequence[Item], answers: Sequence[Answer]) -> d
     question 1 (STS-B: the same side of the threshold) and the mean pairwise Jaccard of their Feat_H (mean over
     the two classes, two empty sets agree)."""
     by_id = {it.id: it for it in items}
+    jaccard = metrics.get("jaccard")
     grouped: dict[str, list[Answer]] = defaultdict(list)
     for a in answers:
         grouped[a.item_id].append(a)
@@ -216,3 +220,17 @@ def agreement(task: Task, items: Sequence[Item], answers: Sequence[Answer]) -> d
                 "items": len(grouped)}
     return {"label_agreement": float(np.mean(same)), "word_agreement": float(np.mean(words)), "pairs": len(same),
             "items": sum(len(g) > 1 for g in grouped.values())}
+
+
+def weight_grid(steps: int = 10) -> list[tuple[float, float, float]]:
+    """All (a1, a2, a3) with a_i in {0, 1/steps, ..., 1} summing to 1: 66 triples for steps = 10 (Table 2)."""
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)) or steps < 1:
+        raise ValueError(f"steps: must be an integer >= 1, got {steps!r}")
+    return [(i / steps, j / steps, (steps - i - j) / steps) for i in range(steps + 1) for j in range(steps + 1 - i)]
+
+
+def iqs_grid(plausibility: float, simplicity: float, reproducibility: float, steps: int = 10) -> dict[str, float]:
+    """Mean and (population) std of IQS over the weight grid, as the paper's Table 2 reports them."""
+    iqs = metrics.get("iqs")
+    values = [iqs(plausibility, simplicity, reproducibility, w) for w in weight_grid(steps)]
+    return {"mean": float(np.mean(values)), "std": float(np.std(values)), "n": len(values)}

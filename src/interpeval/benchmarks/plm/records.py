@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from interpeval.errors import DataError
+from interpeval.validate import json_objects
 
 MASK = "[MASK]"
 LANGS = ("en", "zh")
@@ -175,25 +176,6 @@ def write_golden(path: str | os.PathLike[str], records: Sequence[GoldenRecord]) 
     return write_jsonl(path, (r.to_json() for r in records))
 
 
-def _lines(path: str | os.PathLike[str]) -> Iterable[tuple[int, dict[str, Any]]]:
-    path = Path(path)
-    if not path.is_file():
-        raise DataError(path, None, "no such file")
-    with open(path, "rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise DataError(path, f"line {number}", "is not valid UTF-8") from None
-            if not text.strip():
-                continue
-            try:
-                row = json.loads(text)
-            except json.JSONDecodeError as err:
-                raise DataError(path, f"line {number}", f"is not valid JSON ({err.msg})") from None
-            if not isinstance(row, dict):
-                raise DataError(path, f"line {number}", "must be a JSON object")
-            yield number, row
 
 
 def _int_list(value: Any, path: Path, where: str, what: str) -> list[int]:
@@ -213,7 +195,7 @@ def read_golden(path: str | os.PathLike[str]) -> list[GoldenRecord]:
     path = Path(path)
     records: list[GoldenRecord] = []
     seen: dict[int, int] = {}
-    for number, row in _lines(path):
+    for number, row in json_objects(path):
         where = f"line {number}"
         missing = [k for k in ("sent_id", "sent_text", "sent_token", "answers", "rationale_ids", "sample_type")
                    if k not in row]
@@ -296,7 +278,7 @@ def read_predictions(path: str | os.PathLike[str], golden: Sequence[GoldenRecord
     lengths = {g.sent_id: len(g.sent_token) for g in golden or ()}
     out: list[Prediction] = []
     seen: set[int] = set()
-    for number, row in _lines(path):
+    for number, row in json_objects(path):
         where = f"line {number}"
         missing = [k for k in ("id", "pred_label", "rationale") if k not in row]
         if missing:

@@ -20,10 +20,10 @@ from typing import Any
 
 import numpy as np
 
+from interpeval import metrics
 from interpeval.benchmarks.base import Benchmark, Record, RunKey, resume
 from interpeval.benchmarks.plm.inputs import decode, model_input
 from interpeval.benchmarks.plm.records import MASK, GoldenRecord, Prediction, read_golden
-from interpeval.metrics.plausibility import token_f1_multi
 from interpeval.metrics.prediction import normalise_word
 from interpeval.metrics.rationale import rationale_size, select_rationale
 from interpeval.store import Store, fingerprint_files
@@ -81,7 +81,7 @@ def score_record(record: GoldenRecord, scores: np.ndarray, ratio: float,
     return {
         "top_k": words, "log_probs": [round(s, 6) for _, s in fillings], "hit1": float(ranked[:1] == [gold]),
         "hit3": float(gold in ranked[:3]), "word_scores": [float(s) for s in scores], "rationale": rationale,
-        "f1": token_f1_multi(rationale, record.rationale_ids) if rationale else 0.0,
+        "f1": metrics.get("rationale_token_f1_multi")(rationale, record.rationale_ids) if rationale else 0.0,
         "k": len(rationale), "dimension": record.dimension, "lang": lang, "sample_type": record.sample_type,
         "perturbation": record.perturbation, "label": record.label, "ori_id": record.meta.get("ori_id"),
         "unique": (record.meta.get("unique") or {}).get("unique"),

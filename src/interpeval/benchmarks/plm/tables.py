@@ -23,10 +23,9 @@ from typing import Any
 
 import numpy as np
 
+from interpeval import metrics
 from interpeval.benchmarks.plm.records import DIMENSIONS, MASK, PERTURBATIONS, GoldenRecord
 from interpeval.benchmarks.plm.run import nearest_rationale, rationale_ratios
-from interpeval.metrics.consistency import map_dataset, map_pair, pcc_plm
-from interpeval.metrics.plausibility import token_f1_multi
 from interpeval.metrics.rationale import select_rationale
 from interpeval.report.page import save_figure
 from interpeval.report.table import Table
@@ -177,6 +176,7 @@ def consistency(golden: Sequence[GoldenRecord], outputs: dict[int, dict[str, Any
     golds = {o.sent_id: {"sample_type": "ori", "rel_ids": [d.sent_id for oo, d in pairs if oo is o]}
              for o, _ in pairs}
     golds.update({d.sent_id: {"sample_type": "disturb"} for _, d in pairs})
+    map_pair = metrics.get("rationale_map")
     pair_maps = [map_pair(ranked(o), ranked(d)) for o, d in pairs]
     significant = []
     for o, d in pairs:
@@ -186,8 +186,9 @@ def consistency(golden: Sequence[GoldenRecord], outputs: dict[int, dict[str, Any
                             "ori_scores": [outputs[o.sent_id]["word_scores"][i] for i in keep_o],
                             "dis_tokens": [d.sent_token[i] for i in keep_d],
                             "dis_scores": [outputs[d.sent_id]["word_scores"][i] for i in keep_d]})
-    pcc = pcc_plm(significant, alpha=0.05, ratio=ratios[dim])
-    return {"map": map_dataset(preds, golds), "pair_maps": pair_maps, "pcc": pcc["pcc"], "map_star": pcc["map"],
+    pcc = metrics.get("pcc_plm").over_dataset(significant, alpha=0.05, ratio=ratios[dim])
+    return {"map": metrics.get("rationale_map_dataset").over_dataset(preds, golds), "pair_maps": pair_maps,
+            "pcc": pcc["pcc"], "map_star": pcc["map"],
             "significant": pcc["significant"], "pairs": pcc["pairs"]}
 
 
@@ -216,6 +217,7 @@ def interpretability_table(lang: str, results: Sequence[RunResult], golden_path:
     number = TABLE_NUMBERS[lang][1]
     ratios = rationale_ratios(golden)
     kinds = consistency_kinds(golden)
+    token_f1_multi = metrics.get("rationale_token_f1_multi")
     rows = []
     for res in results:
         for dim in [*_dims(golden), "all"]:
@@ -339,6 +341,7 @@ def figure_data(results: Sequence[RunResult], golden: Sequence[GoldenRecord]) ->
     """Figure 1: per run and dimension, mean token-F1 and MAP (Ins./Del. + Rep. pairs) of the rationale extracted at
     each length ratio of ``RATIO_STEPS`` (the paper sweeps the extracted rationale's length, not the gold one's)."""
     kinds = consistency_kinds(golden)
+    token_f1_multi, map_pair = metrics.get("rationale_token_f1_multi"), metrics.get("rationale_map")
     out: dict[str, dict[str, Any]] = {}
     for res in results:
         for dim in _dims(golden):

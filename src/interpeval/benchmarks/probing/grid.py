@@ -53,7 +53,7 @@ def run_unit(unit: dict[str, Any]) -> dict[str, Any]:
         raise DataError(unit["task"], None, "needs at least 2 labels in tr and some te rows")
     from interpeval import metrics
 
-    accuracy, weighted_f1 = metrics.get("probing_accuracy"), metrics.get("probing_weighted_f1")
+    accuracy, weighted_f1 = metrics.get("probing_accuracy").over_dataset, metrics.get("probing_weighted_f1").over_dataset
     params = dict(unit["probe_params"])
 
     def fit(y_tr: np.ndarray, y_va: np.ndarray) -> LayerwiseProbe:
