@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import argparse
 
+from interpeval import metrics
 from interpeval.benchmarks.iqs.explanations import PAPER_METHODS, explain_samples
 from interpeval.benchmarks.iqs.marking import Marking
 from interpeval.benchmarks.iqs.protocol import sample_protocol, training_inputs
 from interpeval.benchmarks.iqs.tasks import get_task, load_samples
-from interpeval.metrics.iqs import iqs_simplicity
 from interpeval.models import load
 
 PERTURBATION = ("lime", "kernel_shap")
@@ -57,7 +57,7 @@ def main() -> None:
             per = cost[method] / len(subset)
             base = base or per
             chunks = [len(sum(marking.mark(e.scores).values(), [])) for e in explanations]
-            simple = sum(iqs_simplicity(n) for n in chunks) / len(chunks)
+            simple = sum(metrics.get("iqs_simplicity")(n) for n in chunks) / len(chunks)
             label = f"{per * 50:.1f}" + (" (extrap.)" if len(subset) < len(samples) else "")
             print(f"{method:<22} {len(subset):>7} {per:>10.3f} {label:>12} {per / base:>8.1f} "
                   f"{sum(chunks) / len(chunks):>8.2f} {simple:>10.3f}", flush=True)

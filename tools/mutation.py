@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCRATCH = Path(os.environ.get("INTERPEVAL_MUTATION_DIR", "/tmp/interpeval-mutation"))
 # key → (files to mutate, the tests that own them)
 MODULES: dict[str, tuple[list[str], list[str]]] = {
-    "evaluate/aggregate": (["src/interpeval/evaluate/aggregate.py"], [
+    "stats": (["src/interpeval/stats.py"], [
         "tests/evaluate/test_intervals.py", "tests/evaluate/test_engine.py::test_bootstrap_ci_by_hand"]),
     "metrics/probing": (["src/interpeval/metrics/probing.py"], ["tests/metrics/test_probing_prediction.py",
                                                                 "tests/benchmarks/probing/test_grid_by_hand.py"]),
