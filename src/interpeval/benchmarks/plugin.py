@@ -133,6 +133,16 @@ def with_part(part: str) -> Iterator[tuple[BenchmarkPlugin, Any]]:
             yield plugin, loaded
 
 
+def study_kinds() -> dict[str, Any]:
+    """Every study kind (:data:`interpeval.store.studies.KINDS`) once every plug-in's ``studies`` part is imported
+    (importing one registers its kinds): what the web app and a study command load before they use a kind."""
+    from interpeval.store.studies import KINDS
+
+    for _ in with_part("studies"):
+        pass
+    return KINDS
+
+
 def reset() -> None:
     """Forget the discovered plug-ins (tests that add one through the environment)."""
     global _plugins

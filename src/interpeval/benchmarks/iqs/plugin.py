@@ -7,4 +7,5 @@ PLUGIN = BenchmarkPlugin(
     paper="Xie, Vosoughi & Hassanpour 2023, Interpretation Quality Score for Measuring the Quality of "
           "Interpretability Methods",
     cli="interpeval.benchmarks.iqs.cli:app",
-    views="interpeval.benchmarks.iqs.views")
+    views="interpeval.benchmarks.iqs.views",
+    studies="interpeval.benchmarks.iqs.studies")

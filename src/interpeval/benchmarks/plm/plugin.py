@@ -6,4 +6,5 @@ PLUGIN = BenchmarkPlugin(
     name="plm", title="Masked-LM rationale benchmark", runs=("plm_rationale",),
     paper="Shen et al. 2022, A Fine-grained Interpretability Evaluation Benchmark for Neural NLP (arXiv 2207.13948)",
     cli="interpeval.benchmarks.plm.cli:app",
-    views="interpeval.benchmarks.plm.views")
+    views="interpeval.benchmarks.plm.views",
+    studies="interpeval.benchmarks.plm.studies")
