@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from interpeval.benchmarks.probing.conllu_reader import read_conllu
+from interpeval.benchmarks.conllu import read_conllu
 from interpeval.benchmarks.probing.ud import UDConverter, find_treebanks
 
 RELEASE_WORDS = 26_000_000

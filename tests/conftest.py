@@ -20,6 +20,15 @@ def one_torch_thread():
     torch.set_num_threads(previous)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def benchmark_study_kinds():
+    """Tests drive studies of the benchmarks' kinds (``plm-rationale``, ``iqs``) through :class:`Studies` directly:
+    their plug-ins' ``studies`` parts are loaded first, as the web app and ``interpeval iqs study`` do."""
+    from interpeval.benchmarks.plugin import study_kinds
+
+    study_kinds()
+
+
 BROWSER_TESTS = "test_browser.py"
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from clear_errors import SRC_DATA, Case, assert_clear, run_cli
 
-from interpeval.benchmarks.probing.conllu_reader import ReadStats, read_conllu
+from interpeval.benchmarks.conllu import ReadStats, read_conllu
 from interpeval.errors import DataError
 
 HINDI = SRC_DATA / "ud" / "UD_Hindi-PUD" / "hi_pud-ud-test.conllu"

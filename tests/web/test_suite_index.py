@@ -6,6 +6,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from interpeval.benchmarks.expmrc import jobs as expmrc_jobs
+from interpeval.benchmarks.plugin import SuiteStep
+from interpeval.benchmarks.quackie import jobs as quackie_jobs
 from interpeval.cli import app, suite
 
 
@@ -15,8 +18,8 @@ def test_suite_ends_with_the_summary_report(tmp_path, monkeypatch):
     store = tmp_path / "s.sqlite"
 
     def steps(out: Path, store_path: Path, profile: str = "full"):
-        return [("Saliency on two sentences (tiny model)",
-                 ["attribute", str(sentences), "--method", "saliency", "--store", str(store_path)], None)]
+        return [SuiteStep("Saliency on two sentences (tiny model)",
+                          ["attribute", str(sentences), "--method", "saliency", "--store", str(store_path)])]
 
     monkeypatch.setattr(suite, "_steps", steps)
     result = CliRunner().invoke(app, ["suite", "--out", str(tmp_path / "out"), "--store", str(store)])
@@ -50,14 +53,14 @@ def test_the_main_job_runs_its_real_steps_in_the_tiny_profile(tmp_path, monkeypa
     QUACKIE on one question per cell (its check and selection still run)."""
     from interpeval.store import Store
 
-    tiny = suite.PROFILES["tiny"]
-    monkeypatch.setitem(suite.PROFILES, "tiny", {
-        **tiny, "expmrc": [*tiny["expmrc"], "--data-dir", str(_small_expmrc(tmp_path / "expmrc-data"))],
-        "fast_limit": 1})
+    tiny = expmrc_jobs.PROFILES["tiny"]
+    monkeypatch.setitem(expmrc_jobs.PROFILES, "tiny", {
+        **tiny, "args": [*tiny["args"], "--data-dir", str(_small_expmrc(tmp_path / "expmrc-data"))]})
+    monkeypatch.setitem(quackie_jobs.PROFILES, "tiny", {**quackie_jobs.PROFILES["tiny"], "fast_limit": 1})
     out = tmp_path / "out"
     result = CliRunner().invoke(app, ["suite", "--profile", "tiny", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    titles = [title for title, _, _ in suite._steps(out, out / "results.sqlite", "tiny")]
+    titles = [step.title for step in suite._steps(out, out / "results.sqlite", "tiny")]
     page = (out / "index.html").read_text(encoding="utf-8")
     assert all(title in page for title in titles) and "Headline findings" in page
     for subset in ("squad", "cmrc2018", "race", "c3"):  # the official scorer's JSON on each sample submission

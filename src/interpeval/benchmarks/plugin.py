@@ -15,9 +15,15 @@ imports none of them. Each part has one contract:
 * ``suite`` — ``steps(out: Path, store: Path, profile: str) -> list[SuiteStep]``: the main job's steps, each a
   command line a user could type (``profile`` is ``"full"`` or ``"tiny"``);
 * ``views`` — a module with ``leaderboards(store, context) -> list[dict]`` (the leaderboard dicts of
-  :mod:`interpeval.report.views`), optionally ``instance_view(store, info, output, view) -> None`` (adds this
-  benchmark's facts and panels to an instance page's view dict) and ``HOW_TO_READ: str``;
+  :mod:`interpeval.report.views`; ``context["tasks_dir"]``), optionally ``instance_view(store, info, output, view)
+  -> None`` (adds this benchmark's panels to an instance page's view dict; the page's options, e.g. ``agg``, are in
+  ``view["options"]``), ``instance_facts(store, info, output, facts) -> None`` (fills in the input, gold and
+  prediction of one of its instances), ``findings(table, rows) -> list[str]`` (headline findings of its own
+  tables), ``HOW_TO_READ: str``, ``COVERS`` (the run names its leaderboards stand for, left out of the generic
+  table), ``METRIC_SCALE`` (run name → factor its per-instance means are shown at) and ``NO_EXAMPLES`` (run names
+  whose instances the static report does not show);
 * ``studies`` — a module whose import registers its study kinds (:func:`interpeval.store.studies.register_kind`);
+  :func:`study_kinds` imports every plug-in's;
 * ``reproduce`` — ``reproduce(context: ReproduceContext) -> PaperReport``
   (:mod:`interpeval.benchmarks.paper`): the paper's tables, ours beside them, and its findings.
 """
@@ -131,6 +137,16 @@ def with_part(part: str) -> Iterator[tuple[BenchmarkPlugin, Any]]:
         loaded = plugin.part(part)
         if loaded is not None:
             yield plugin, loaded
+
+
+def study_kinds() -> dict[str, Any]:
+    """Every study kind (:data:`interpeval.store.studies.KINDS`) once every plug-in's ``studies`` part is imported
+    (importing one registers its kinds): what the web app and a study command load before they use a kind."""
+    from interpeval.store.studies import KINDS
+
+    for _ in with_part("studies"):
+        pass
+    return KINDS
 
 
 def reset() -> None:

@@ -1,7 +1,7 @@
 """The static report: the web app's views rendered into one self-contained HTML file (plotly.js inlined).
 
 Leaderboards (sortable, CSV download), the probing dashboard (its filters run in the page), the runs list and a
-few instances of every run (heatmaps, QUACKIE sentences, ExpMRC evidence) — with an optional summary on top
+few instances of every run (heatmaps and the panels of each benchmark plug-in) — with an optional summary on top
 that the main job fills in (what ran, data, models, wall time, headline findings).
 """
 
@@ -35,8 +35,9 @@ def write_static_report(store_path: str | Path | None, out: str | Path, run_ids:
         probing = views.probing_rows(store, run_ids=[r["id"] for r in runs if r["benchmark"] == "probing"],
                                      tasks_dir=tasks_dir)
         shown = {}
+        no_examples = {run for part in views.plugin_views() for run in getattr(part, "NO_EXAMPLES", ())}
         for run in runs:
-            if run["benchmark"] in ("probing", "quackie-selection", "quackie-gt-check"):
+            if run["benchmark"] in no_examples:
                 continue
             ids = views.instance_ids(store, run["id"])[:examples]
             shown[run["id"]] = [views.instance_view(store, run["id"], iid) for iid in ids]
@@ -64,7 +65,9 @@ class _SubsetStore:
 
 
 def headline_findings(tables: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """Per benchmark, a few sentences a reader should take away (best and baseline rows, with intervals)."""
+    """Per benchmark, a few sentences a reader should take away (best and baseline rows, with intervals): the
+    ``findings`` of the plug-in whose leaderboard it is (its views part ``COVERS`` the table's runs), else the best
+    run of the generic table."""
     findings: dict[str, list[str]] = {}
     for table in tables:
         stat = table["stats"][0]
@@ -72,37 +75,13 @@ def headline_findings(tables: list[dict[str, Any]]) -> dict[str, list[str]]:
                 and not math.isnan(r[stat]["value"])]
         if not rows:
             continue
-        lines = []
-        if table["benchmark"] == "quackie":
-            for (dataset, classifier), group in _groups(rows, ("dataset", "classifier")).items():
-                best = max(group, key=lambda r: r["IoU"]["value"])
-                base = next((r for r in group if r["method"].lower().startswith("random")), None)
-                line = f"{dataset} / {classifier}: best IoU {_fmt(best['IoU'])} by {best['method']}"
-                versus = f" vs random {_fmt(base['IoU'])}" if base is not None and base is not best else ""
-                lines.append(f"{line}{versus} (n={best['IoU']['n']}).")
-        elif table["benchmark"] == "expmrc":
-            for subset, group in _groups(rows, ("subset",)).items():
-                best = max(group, key=lambda r: r["ALL"]["value"])
-                lines.append(f"{subset[0]}: best overall F1 {_fmt(best['ALL'])} by {best['system']} "
-                             f"(answer {_fmt(best['ANS'])}, evidence {_fmt(best['EVI'])}; n={best['ALL']['n']}).")
-        elif table["benchmark"] == "probing":
-            above = [r for r in rows if r["majority"]["value"] == r["majority"]["value"]
-                     and r["accuracy"]["low"] > r["majority"]["value"]]
-            with_majority = [r for r in rows if r["majority"]["value"] == r["majority"]["value"]]
-            best = max(rows, key=lambda r: r["accuracy"]["value"])
-            lines.append(f"{len(rows)} tasks probed; best: {best['language']} {best['category']} "
-                         f"{_fmt(best['accuracy'], 3)} at layer {best['layer']} (n={best['accuracy']['n']}).")
-            if with_majority:
-                lines.append(f"{len(above)} of {len(with_majority)} tasks beat the majority baseline with the whole "
-                             "95 % interval above it.")
-            selective = [r for r in rows if r["selectivity"]["value"] == r["selectivity"]["value"]]
-            if selective:
-                mean = sum(r["selectivity"]["value"] for r in selective) / len(selective)
-                lines.append(f"mean selectivity (accuracy − control) at the best layer: {mean:.3f}.")
+        part = views.views_of(table["benchmark"])
+        if table["benchmark"] in getattr(part, "COVERS", ()) and hasattr(part, "findings"):
+            lines = part.findings(table, rows)
         else:
             best = max(rows, key=lambda r: r[stat]["value"])
-            lines.append(f"highest mean {stat}: {_fmt(best[stat], 3)} ({best.get('run', '')}, model {best['model']}, "
-                         f"n={best[stat]['n']}).")
+            lines = [f"highest mean {stat}: {_fmt(best[stat], 3)} ({best.get('run', '')}, model {best['model']}, "
+                     f"n={best[stat]['n']})."]
         findings[table["title"]] = lines
     return findings
 

@@ -1,9 +1,10 @@
 """What the web app and the static report show, computed once from the results store (plain dicts, no HTML).
 
 Both ``interpeval serve`` and ``interpeval report`` render these dicts with the same templates, so a live page and
-its static copy always agree. Benchmark-specific views (QUACKIE sentences, ExpMRC evidence, probing layers) read
-the benchmark's own stored outputs; texts that a run did not store (QUACKIE sentences, ExpMRC contexts) are rebuilt
-from the vendored data file the run's fingerprint names, and are left out when that file is not the one it ran on.
+its static copy always agree. This module knows no benchmark: each benchmark plug-in's ``views`` part
+(:mod:`interpeval.benchmarks.plugin`) adds its leaderboards, its facts and panels of an instance page (QUACKIE
+sentences, ExpMRC evidence, the masked-LM pair) and its headline findings; runs of no plug-in with per-instance
+metrics get the generic per-run leaderboard.
 """
 
 from __future__ import annotations
@@ -11,25 +12,31 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from interpeval.stats import mean_ci, wilson
+from interpeval.stats import mean_ci
 from interpeval.store import RunInfo, Store
 
-HOW_TO_READ = {
-    "quackie": "IoU / HPD / SNR ×100 of the top sentence against the ground-truth answer sentence (higher is better); "
-               "the Random row is the chance level; [low, high] is a 95 % bootstrap interval over the n questions.",
-    "expmrc": "F1 ×100 of the answer (ANS), the evidence sentence (EVI) and both at once (ALL, per question "
-              "answer F1 × evidence F1); 95 % bootstrap intervals over the n questions; 'gold' rows are upper bounds.",
-    "probing": "Test accuracy of a probe at its best layer; 'control' is the same probe on shuffled labels and "
-               "selectivity = accuracy − control; 'majority' always answers the most frequent label; "
-               "[low, high] is a 95 % Wilson interval over the n test sentences.",
-    "other": "Mean of each per-instance metric over the n instances with a 95 % bootstrap interval.",
-}
+#: how to read the generic per-run leaderboards (each plug-in's ``views`` part says it of its own)
+HOW_TO_READ = "Mean of each per-instance metric over the n instances with a 95 % bootstrap interval."
+
+
+def views_of(run_benchmark: str) -> Any:
+    """The ``views`` part of the plug-in whose stored runs carry ``run_benchmark`` (None: no plug-in, or none)."""
+    from interpeval.benchmarks.plugin import owner
+
+    plugin = owner(run_benchmark)
+    return plugin.part("views") if plugin is not None else None
+
+
+def plugin_views() -> list[Any]:
+    """Every benchmark plug-in's ``views`` part, in plug-in order."""
+    from interpeval.benchmarks.plugin import with_part
+
+    return [part for _, part in with_part("views")]
 
 
 def jsonable(value: Any) -> Any:
@@ -80,11 +87,12 @@ def list_runs(store: Store, benchmark: str | None = None, model: str | None = No
 def run_metrics(store: Store, run_id: int) -> list[dict[str, Any]]:
     """Run-level metrics, and per metric name the mean, n and 95 % interval of the per-instance values (none for
     an ``evaluate`` run: :func:`evaluate_table` shows its explainer × metric table instead). ExpMRC's per-question
-    F1 (0–1) is shown ×100, on the scale of its official run-level scores."""
+    F1 (0–1) is shown ×100, on the scale of its official run-level scores (a plug-in's ``METRIC_SCALE``)."""
     info = store.get_run(run_id)
     if info.benchmark == "evaluate":
         return []
-    scale, unit = (100.0, " ×100") if info.benchmark == "expmrc" else (1.0, "")
+    scale = getattr(views_of(info.benchmark), "METRIC_SCALE", {}).get(info.benchmark, 1.0)
+    unit = f" ×{scale:g}" if scale != 1.0 else ""
     rows = store.metrics(run_id)
     out = [{"group": m["group"], "name": m["name"], "value": m["value"], "n": None, "low": None, "high": None}
            for m in rows if m["instance_id"] == ""]
@@ -216,96 +224,12 @@ def instance_facts(store: Store, info: RunInfo, output: dict[str, Any]) -> dict[
                              "pair": output.get("pair") if isinstance(output.get("pair"), str) else None,
                              "gold": None, "prediction": None, "probability": None, "correct": None,
                              "words": None, "gold_rationale": None}
-    if info.benchmark == "plm_rationale":
-        record = _plm_golden(str(info.config.get("golden", "")), info.data_fingerprint,
-                             str(store.path)).get(output["instance_id"])
-        top = output.get("top_k") or []
-        log_probs = output.get("log_probs") or []
-        facts.update(prediction=top[0] if top else None,
-                     probability=math.exp(log_probs[0]) if log_probs and log_probs[0] is not None else None,
-                     correct=None if output.get("hit1") is None else bool(output["hit1"]))
-        words = next((output[k] for k in ("sent_token", "tokens", "words") if isinstance(output.get(k), list)), None)
-        if record is not None:
-            words = words or list(record.sent_token)
-            facts.update(gold=record.answers, gold_rationale=sorted({i for alt in record.rationale_ids for i in alt}))
-        else:
-            facts["gold"] = output.get("answers") or output.get("gold")
-        facts["words"] = words
-        if words:
-            facts["text"] = ("" if output.get("lang") == "zh" else " ").join(words)
-    elif info.benchmark == "iqs-explanations":
-        sample = _iqs_samples(str(info.config.get("task", "")), str(info.config.get("data", "")),
-                              info.data_fingerprint).get(str(output.get("sample_id", output["instance_id"])))
-        if sample is not None:
-            facts.update(text=sample.text, pair=sample.pair, gold=sample.label)
-        facts.update(_iqs_prediction(store, str(info.config.get("task", "")), str(output.get("sample_id", ""))))
-        if isinstance(facts["gold"], str) and isinstance(facts["prediction"], str):
-            facts["correct"] = facts["gold"] == facts["prediction"]
+    fill = getattr(views_of(info.benchmark), "instance_facts", None)
+    if fill is not None:
+        fill(store, info, output, facts)
     elif isinstance(output.get("target"), (list, dict, str)):
         facts["prediction"] = output["target"]
     return facts
-
-
-def _iqs_prediction(store: Store, task_name: str, sample_id: str) -> dict[str, Any]:
-    """The model's output on an IQS sample, as the IQS study built from these explanations recorded it (the
-    explanation runs themselves store none)."""
-    from interpeval.benchmarks.iqs.tasks import get_task
-    from interpeval.errors import InterpevalError
-
-    found = [p["iqs"].get("y_model") for p in store.study_payloads("iqs", "$.iqs.sample_id", sample_id)
-             if isinstance(p.get("iqs"), dict)]
-    if not found or found[0] is None:
-        return {}
-    y = found[0]
-    if isinstance(y, list) and len(y) == 2:
-        try:
-            sides = get_task(task_name).sides
-        except InterpevalError:
-            sides = ("class 0", "class 1")
-        best = int(np.argmax(y))
-        return {"prediction": sides[best], "probability": float(y[best])}
-    return {"prediction": y}
-
-
-@lru_cache(maxsize=8)
-def _plm_golden(name: str, fingerprint: str, store_path: str) -> dict[str, Any]:
-    """The records of a masked-LM run's golden file, looked up by its name beside the store, in the working folder
-    and in their ``plm-data/`` folders (``interpeval plm build``'s default), and only when its content matches."""
-    from interpeval.benchmarks.plm.records import read_golden
-    from interpeval.store import fingerprint_files
-
-    if not name:
-        return {}
-    given = Path(name)
-    folders = [Path(store_path).parent, Path.cwd()]
-    candidates = [given] if given.is_absolute() else [f / sub / given for f in folders for sub in ("", "plm-data")]
-    for path in candidates:
-        if path.is_file() and (not fingerprint or fingerprint_files(path) == fingerprint):
-            try:
-                return {str(r.sent_id): r for r in read_golden(path)}
-            except (ValueError, OSError):  # not a golden file after all: show what the run stored
-                return {}
-    return {}
-
-
-@lru_cache(maxsize=8)
-def _iqs_samples(task_name: str, data: str, fingerprint: str) -> dict[str, Any]:
-    """An IQS task's samples by id, from the file the run names (the vendored one, or a path) when it matches."""
-    from interpeval.benchmarks.iqs.tasks import default_path, get_task, load_samples
-    from interpeval.errors import InterpevalError
-    from interpeval.store import fingerprint_files
-
-    try:
-        task = get_task(task_name)
-    except InterpevalError:
-        return {}
-    path = default_path(task) if not data or data.endswith("(vendored)") else Path(data)
-    if not path.is_file() or fingerprint and fingerprint_files(path) != fingerprint:
-        return {}
-    try:
-        return {s.id: s for s in load_samples(task, path)}
-    except (InterpevalError, ValueError, OSError):
-        return {}
 
 
 # instances ---------------------------------------------------------------------------------------------------
@@ -321,8 +245,8 @@ def instance(store: Store, run_id: int, instance_id: str) -> dict[str, Any] | No
 def instance_view(store: Store, run_id: int, instance_id: str, agg: str | None = None) -> dict[str, Any]:
     """Everything the instance page shows: the input, gold and prediction; every explainer run on this input (this
     run's and those of other runs of the same benchmark, model and data) side by side on one colour scale, with
-    the rationale or ground truth marked and each one's metrics; QUACKIE sentences, ExpMRC evidence, the masked-LM
-    original/perturbed pair; the per-instance metrics."""
+    the rationale or ground truth marked and each one's metrics; the per-instance metrics; and the panels of the
+    run's benchmark plug-in (its ``instance_view``, which reads the page's options, e.g. QUACKIE's ``agg``)."""
     info = store.get_run(run_id)
     output = instance(store, run_id, instance_id)
     if output is None:
@@ -337,12 +261,11 @@ def instance_view(store: Store, run_id: int, instance_id: str, agg: str | None =
     if own:
         own += _other_explainers(store, info, instance_id, facts["words"])
     view["explanations"], view["scale"] = _on_one_scale(own, facts.get("gold_rationale"))
-    if info.benchmark == "quackie":
-        view["sentences"] = quackie_sentences(info, output, agg)
-    elif info.benchmark == "expmrc":
-        view["evidence"] = expmrc_evidence(info, output)
-    elif info.benchmark == "plm_rationale":
-        view["pair"] = original_and_perturbed(store, info, output)
+    panels = getattr(views_of(info.benchmark), "instance_view", None)
+    if panels is not None:
+        view["options"] = {"agg": agg}
+        panels(store, info, output, view)
+        del view["options"]
     return view
 
 
@@ -361,30 +284,6 @@ def _on_one_scale(explanations: list[dict[str, Any]], gold: Sequence[int] | None
             t["gold"], t["rationale"] = t["index"] in gold_set, t["index"] in mine
         out.append({k: v for k, v in e.items() if k not in ("words", "scores", "segments")} | {"tokens": tokens})
     return out, scale
-
-
-def original_and_perturbed(store: Store, info: RunInfo, output: dict[str, Any]) -> list[dict[str, Any]]:
-    """The masked-LM benchmark's pair: the original record and its perturbed twins (or the reverse), each with
-    its words, prediction and rationale (a perturbed record names its original in ``ori_id``)."""
-    if output.get("sample_type") == "ori":
-        rows = store.instances(info.id)
-        pair = [output] + [r for r in rows if str(r.get("ori_id")) == output["instance_id"]
-                           and r["instance_id"] != output["instance_id"]]
-    else:
-        original = store.instance(info.id, str(output.get("ori_id")))
-        pair = ([original] if original is not None else []) + [output]
-    if len(pair) < 2:
-        return []
-    out = []
-    for row in pair:
-        facts = instance_facts(store, info, row)
-        found = explanations_in(row, words=facts["words"])
-        label = "original" if row.get("sample_type") == "ori" else f"perturbed ({row.get('perturbation') or '?'})"
-        heat = _on_one_scale(found, facts["gold_rationale"])[0] if found else []
-        out.append({"label": label, "instance_id": row["instance_id"], "facts": facts,
-                    "tokens": heat[0]["tokens"] if heat else [], "top_k": (row.get("top_k") or [])[:3],
-                    "f1": row.get("f1")})
-    return out
 
 
 def _explainer_of(config: dict[str, Any]) -> str:
@@ -477,57 +376,6 @@ def explainer_disagreement(explanations: Sequence[dict[str, Any]]) -> float | No
     return 1.0 - float(np.mean(rhos)) if rhos else None
 
 
-@lru_cache(maxsize=8)
-def _quackie_questions(dataset: str, fingerprint: str) -> dict[str, Any]:
-    from interpeval.benchmarks.quackie.data import dataset_path, load_squad
-    from interpeval.store import fingerprint_files
-
-    try:
-        path = dataset_path(dataset)
-    except (ValueError, FileNotFoundError):
-        return {}
-    if fingerprint and fingerprint_files(path) != fingerprint:
-        return {}
-    return {q.id: q for q in load_squad(path)}
-
-
-def quackie_sentences(info: RunInfo, output: dict[str, Any], agg: str | None = None) -> dict[str, Any]:
-    """The question and its context's sentences with scores (of one aggregation) and the ground truth marked."""
-    from interpeval.benchmarks.quackie.build import build_instance
-
-    question = _quackie_questions(str(info.config.get("dataset", "")), info.data_fingerprint).get(
-        output["instance_id"])
-    scores_by_agg = output.get("scores") or {}
-    aggs = list(scores_by_agg)
-    agg = agg if agg in scores_by_agg else (aggs[0] if aggs else None)
-    scores = scores_by_agg.get(agg, []) if agg else []
-    gt = set(output.get("gt", []))
-    if question is None:
-        return {"available": False, "aggs": aggs, "agg": agg, "gt": sorted(gt)}
-    built = build_instance(question, official=bool(info.config.get("official")))
-    texts = list(built.sentences)
-    heat = heat_tokens(texts, scores if len(scores) == len(texts) else [math.nan] * len(texts))
-    top = int(np.nanargmax(scores)) if len(scores) == len(texts) and np.isfinite(scores).any() else None
-    sentences = [{**h, "text": t, "gt": i in gt, "top": i == top} for i, (t, h) in enumerate(zip(texts, heat,
-                                                                                                 strict=True))]
-    return {"available": True, "question": question.question, "title": question.title, "aggs": aggs, "agg": agg,
-            "sentences": sentences, "gt": sorted(gt)}
-
-
-@lru_cache(maxsize=8)
-def _expmrc_questions(subset: str, fingerprint: str) -> dict[str, Any]:
-    from interpeval.benchmarks.expmrc.data import dev_path, load_dataset
-    from interpeval.store import fingerprint_files
-
-    try:
-        path = dev_path(subset)
-    except ValueError:
-        return {}
-    if not path.is_file() or fingerprint and fingerprint_files(path) != fingerprint:
-        return {}
-    return {q.qid: q for q in load_dataset(path).questions}
-
-
 def highlight(text: str, spans: Iterable[tuple[int, int, str]]) -> list[dict[str, str]]:
     """Split ``text`` into pieces tagged with the classes of the (start, end, class) spans covering them."""
     cuts = {0, len(text)}
@@ -537,25 +385,6 @@ def highlight(text: str, spans: Iterable[tuple[int, int, str]]) -> list[dict[str
     points = sorted(cuts)
     return [{"text": text[a:b], "cls": " ".join(sorted({c for s, e, c in spans if s <= a and b <= e}))}
             for a, b in zip(points, points[1:], strict=False)]
-
-
-def _find_all(text: str, needle: str, cls: str) -> list[tuple[int, int, str]]:
-    needle = (needle or "").strip()
-    start = text.find(needle) if needle else -1
-    return [] if start < 0 else [(start, start + len(needle), cls)]
-
-
-def expmrc_evidence(info: RunInfo, output: dict[str, Any]) -> dict[str, Any]:
-    """The passage with the gold evidence and the predicted evidence (and answer) highlighted."""
-    question = _expmrc_questions(str(info.config.get("subset", "")), info.data_fingerprint).get(output["instance_id"])
-    predicted = {"answer": output.get("answer"), "evidence": output.get("evidence")}
-    if question is None:
-        return {"available": False, **predicted}
-    spans = [s for ev in (question.evidences or ()) for s in _find_all(question.context, ev, "gold")]
-    spans += _find_all(question.context, str(predicted["evidence"] or ""), "pred")
-    return {"available": True, "question": question.question, "answers": list(question.answers),
-            "options": list(question.options), "pieces": highlight(question.context, spans),
-            "gold_evidence": list(question.evidences or ()), **predicted}
 
 
 # leaderboards ----------------------------------------------------------------------------------------------
@@ -575,69 +404,6 @@ def held_out(model: str) -> str | None:
 def _cell(stats: dict[str, Any], scale: float = 1.0) -> dict[str, Any]:
     return {"value": stats["value"] * scale, "low": stats["low"] * scale, "high": stats["high"] * scale,
             "n": stats["n"]}
-
-
-def quackie_leaderboard(store: Store) -> dict[str, Any] | None:
-    from interpeval.benchmarks.quackie.score import score_run
-
-    rows, models = [], set()
-    for info in store.runs("quackie"):
-        method = info.config.get("method") or {}
-        label = method.get("label") or method.get("explainer") or "?" if isinstance(method, dict) else str(method)
-        models.add(info.model)
-        for scored in score_run(store.instances(info.id), label):
-            rows.append({"run_id": info.id, "dataset": info.config.get("dataset", ""),
-                         "classifier": info.config.get("classifier", ""), "method": scored.method,
-                         **{name: _cell(mean_ci([s[k] for s in scored.samples]), 100)
-                            for name, k in (("IoU", "iou"), ("HPD", "hpd"), ("SNR", "snr"))}})
-    if not rows:
-        return None
-    return {"benchmark": "quackie", "title": "QUACKIE leaderboard (Table 2 layout: IoU, HPD, SNR ×100, k = 1)",
-            "key_columns": ["dataset", "classifier", "method"], "stats": ["IoU", "HPD", "SNR"], "rows": rows,
-            "models": sorted(models), "how": HOW_TO_READ["quackie"], "baseline": "Random"}
-
-
-def expmrc_leaderboard(store: Store) -> dict[str, Any] | None:
-    rows, models = [], set()
-    for info in store.runs("expmrc"):
-        per: dict[str, list[float]] = {}
-        for m in store.metrics(info.id):
-            if m["instance_id"] != "" and m["value"] is not None:
-                per.setdefault(m["name"], []).append(m["value"])
-        models.add(info.model)
-        rows.append({"run_id": info.id, "subset": info.config.get("subset", ""),
-                     "system": info.config.get("label") or info.config.get("system", ""), "model": info.model,
-                     **{name: _cell(mean_ci(per.get(key, [])), 100)
-                        for name, key in (("ANS", "answer"), ("EVI", "evidence"), ("ALL", "all"))}})
-    if not rows:
-        return None
-    return {"benchmark": "expmrc", "title": "ExpMRC Table 3 layout: answer, evidence and overall F1 ×100",
-            "key_columns": ["subset", "system", "model"], "stats": ["ANS", "EVI", "ALL"], "rows": rows,
-            "models": sorted(m for m in models if m != "gold"), "how": HOW_TO_READ["expmrc"], "baseline": ""}
-
-
-def probing_leaderboard(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """Best layer per (model, task, aggregation, probe) with Wilson intervals and the majority baseline."""
-    best: dict[tuple[Any, ...], dict[str, Any]] = {}
-    for r in rows:
-        key = (r["model"], r["language"], r["category"], r["aggregation"], r["probe"])
-        if key not in best or (r["accuracy"] or 0) > (best[key]["accuracy"] or 0):
-            best[key] = r
-    if not best:
-        return None
-    table = []
-    for (model, language, category, agg, probe), r in sorted(best.items()):
-        n = int(r.get("n_test") or 0)
-        low, high = wilson((r["accuracy"] or 0) * n, n)
-        table.append({"run_id": r["run_id"], "model": model, "language": language, "category": category,
-                      "aggregation": agg, "probe": probe, "layer": r["layer"],
-                      "accuracy": {"value": r["accuracy"], "low": low, "high": high, "n": n},
-                      "control": _plain(r.get("control_accuracy")), "selectivity": _plain(r.get("selectivity")),
-                      "majority": _plain(r.get("majority"))})
-    return {"benchmark": "probing", "title": "Probing: best layer per task (accuracy with 95 % Wilson interval)",
-            "key_columns": ["model", "language", "category", "aggregation", "probe", "layer"],
-            "stats": ["accuracy", "control", "selectivity", "majority"], "rows": table,
-            "models": sorted({k[0] for k in best}), "how": HOW_TO_READ["probing"], "baseline": "majority"}
 
 
 def _plain(value: Any) -> dict[str, Any]:
@@ -670,7 +436,7 @@ def generic_leaderboards(store: Store, skip: Iterable[str]) -> list[dict[str, An
                 row.setdefault(s, _plain(None))
         out.append({"benchmark": benchmark, "title": f"{benchmark}: mean per-instance metrics per run",
                     "key_columns": ["model", "run"], "stats": stats, "rows": rows,
-                    "models": sorted({r["model"] for r in rows}), "how": HOW_TO_READ["other"], "baseline": ""})
+                    "models": sorted({r["model"] for r in rows}), "how": HOW_TO_READ, "baseline": ""})
     return out
 
 
@@ -693,17 +459,18 @@ def evaluate_leaderboard(store: Store) -> dict[str, Any] | None:
             row.setdefault(s, _plain(None))
     return {"benchmark": "evaluate", "title": "evaluate: explainer × metric (mean per input, 95 % bootstrap interval)",
             "key_columns": ["model", "explainer"], "stats": stats, "rows": rows, "models": sorted(models),
-            "how": HOW_TO_READ["other"] + " ★ marks the best explainer of a run per metric (the random baseline "
+            "how": HOW_TO_READ + " ★ marks the best explainer of a run per metric (the random baseline "
                                           "left out).", "baseline": "random baseline"}
 
 
 def leaderboards(store: Store, tasks_dir: str | Path | None = None) -> list[dict[str, Any]]:
     """Every benchmark's table with n and intervals, each with its models' held-out scores."""
-    tables = [quackie_leaderboard(store), expmrc_leaderboard(store),
-              probing_leaderboard(probing_rows(store, tasks_dir=tasks_dir)), evaluate_leaderboard(store)]
-    tables = [t for t in tables if t] + generic_leaderboards(
-        store, skip=("quackie", "expmrc", "probing", "quackie-selection", "quackie-gt-check", "attribute",
-                     "evaluate"))
+    parts = plugin_views()
+    context = {"tasks_dir": tasks_dir}
+    tables = [t for part in parts if hasattr(part, "leaderboards") for t in part.leaderboards(store, context)]
+    tables += [t for t in (evaluate_leaderboard(store),) if t]
+    tables += generic_leaderboards(store, skip=(*(run for part in parts for run in getattr(part, "COVERS", ())),
+                                                "attribute", "evaluate"))
     for table in tables:
         table["held_out"] = [line for line in (held_out(m) for m in table["models"]) if line]
     return tables
@@ -737,48 +504,12 @@ def _num(value: Any) -> str:
 
 def probing_rows(store: Store, run_ids: Iterable[int] | None = None,
                  tasks_dir: str | Path | None = None) -> list[dict[str, Any]]:
-    """One row per probing experiment (task × aggregation × probe × layer) of every (or the given) probing run,
-    with the language's family and, when the task files are at hand, the majority-class test accuracy."""
-    from interpeval.benchmarks.probing.plots import load_families
+    """The probing dashboard's rows (the web app's /probing page, the static report's dashboard), one per
+    experiment: computed by the probing plug-in's views part (none when it is not installed)."""
+    from interpeval.benchmarks.plugin import get
 
-    families = load_families()
-    wanted = None if run_ids is None else set(run_ids)
-    majority = _majority_by_task(tasks_dir)
-    rows = []
-    for info in store.runs("probing"):
-        if wanted is not None and info.id not in wanted:
-            continue
-        for out in store.instances(info.id):
-            if "layer" not in out or "accuracy" not in out:
-                continue
-            family = families.get(out.get("language", ""), {})
-            rows.append({"run_id": info.id, "model": info.model, "task": out.get("task", ""),
-                         "language": out.get("language", ""), "category": out.get("category", ""),
-                         "family": family.get("family", "?"), "language_name": family.get("language", ""),
-                         "aggregation": out.get("aggregation", ""), "probe": out.get("probe", ""),
-                         "layer": int(out["layer"]), "accuracy": out.get("accuracy"),
-                         "control_accuracy": out.get("control_accuracy"), "selectivity": out.get("selectivity"),
-                         "majority": out.get("majority_accuracy", majority.get(out.get("task", ""))),
-                         "n_test": (out.get("sizes") or {}).get("te")})
-    return rows
-
-
-def _majority_by_task(tasks_dir: str | Path | None) -> dict[str, float]:
-    if tasks_dir is None or not Path(tasks_dir).is_dir():
-        return {}
-    from collections import Counter
-
-    from interpeval.benchmarks.probing.senteval import read_task, task_files
-
-    out = {}
     try:
-        paths = task_files([tasks_dir])
-    except ValueError:  # a folder without task files: no baselines to add
-        return {}
-    for path in paths:
-        task = read_task(path)
-        train, test = Counter(task.labels["tr"]), task.labels["te"]
-        if train and test:
-            label = train.most_common(1)[0][0]  # the majority of training labels, scored on the test part
-            out[task.name] = sum(y == label for y in test) / len(test)
-    return out
+        part = get("probing").part("views")
+    except KeyError:
+        return []
+    return part.probing_rows(store, run_ids, tasks_dir)

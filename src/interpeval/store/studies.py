@@ -1,6 +1,6 @@
 """Annotation studies in the results store: users, studies, items, assignments, answers and review rounds.
 
-Human judgements (IQS, gold rationales for the masked-LM benchmark) live in the same SQLite file as the runs, in
+Human judgements (e.g. IQS, gold rationales for the masked-LM benchmark) live in the same SQLite file as the runs, in
 tables prefixed ``study_``. The web app (``interpeval serve``) is one client; this module is the whole logic, so a
 script or a test can drive a study without HTTP. Usage::
 
@@ -37,16 +37,10 @@ Model
   next round (their last answer as the starting point), and after ``max_rounds`` failed rounds it is dropped.
   Every decision is logged in ``study_rounds``.
 
-Kinds and payloads (agreed with the web pages)
-- ``plm-rationale``: payload = a golden record of the masked-LM benchmark (``sent_id``, ``sent_text``,
-  ``sent_token`` with one ``[MASK]``, ``answers``, ``sample_type``, ``rel_ids`` / ``adv_type``, ``interpeval``);
-  annotate answer ``{"rationale": [token index, ...]}``; check answer ``{"sufficiency": 1..3, "compactness": 1..4}``.
-- ``iqs``: payload ``{"text": str, "words": [str], "marks": ["red" | "green" | "", ...] (one per word),
-  "legend": {"red": str, "green": str}, "questions": [{"id": str, "text": str, "type": "choice", "options": [str]}
-  | {"id": str, "text": str, "type": "words", "among": "red" | "green" | "not-red" | "not-green" | "any"}],
-  ...extra fields the IQS code needs (e.g. model output, method)}``; answer ``{"answers": {question id: option |
-  [word index, ...]}}``. The IQS benchmark may register its own stricter validator with :func:`register_kind`.
-- ``generic``: any payload; answer any JSON object.
+Kinds: this module knows no benchmark. It registers ``generic`` (any payload; answer any JSON object); each
+benchmark plug-in's ``studies`` part registers its own kinds with :func:`register_kind` (the masked-LM benchmark's
+``plm-rationale`` in :mod:`interpeval.benchmarks.plm.studies`, IQS's ``iqs`` in
+:mod:`interpeval.benchmarks.iqs.studies`); :func:`interpeval.benchmarks.plugin.study_kinds` loads them all.
 """
 
 from __future__ import annotations
@@ -61,7 +55,6 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Any
 
 from interpeval.store.sqlite import Store
@@ -207,7 +200,7 @@ KINDS: dict[str, StudyKind] = {}
 
 
 def register_kind(kind: StudyKind) -> StudyKind:
-    """Add or replace a study kind (the IQS benchmark registers its own validator this way)."""
+    """Add or replace a study kind (a benchmark plug-in's ``studies`` part registers its kinds this way)."""
     KINDS[kind.name] = kind
     return kind
 
@@ -684,9 +677,10 @@ def _check_review(review: dict[str, Any] | None) -> None:
         raise ValueError("checks_per_round and max_rounds must be at least 1")
 
 
-# built-in kinds ------------------------------------------------------------------------------------------------
+# what kinds validate answers with ----------------------------------------------------------------------------
 
-def _index_list(value: Any, n: int, what: str) -> list[int]:
+def index_list(value: Any, n: int, what: str) -> list[int]:
+    """``value`` as a list of distinct token indices below ``n`` (ValueError naming ``what`` otherwise)."""
     if not isinstance(value, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in value):
         raise ValueError(f"{what} must be a list of token indices")
     bad = [i for i in value if not 0 <= i < n]
@@ -697,7 +691,8 @@ def _index_list(value: Any, n: int, what: str) -> list[int]:
     return value
 
 
-def _validate_scores(answer: dict[str, Any], scores: dict[str, list[int]], draft: bool = False) -> None:
+def validate_scores(answer: dict[str, Any], scores: dict[str, list[int]], draft: bool = False) -> None:
+    """Every score ``name: [low, high]`` is an integer in its range (a draft may leave some out)."""
     for name, (low, high) in scores.items():
         value = answer.get(name)
         if draft and value is None:
@@ -706,76 +701,4 @@ def _validate_scores(answer: dict[str, Any], scores: dict[str, list[int]], draft
             raise ValueError(f"{name} must be an integer from {low} to {high}")
 
 
-RATIONALE_REVIEW = {"scores": {"sufficiency": [1, 3], "compactness": [1, 4]},
-                    "pass_mean": {"sufficiency": 3, "compactness": 3.6}, "max_rounds": 3, "checks_per_round": 1}
-
-
-def _validate_rationale(payload: dict[str, Any], answer: dict[str, Any], task: str, draft: bool = False) -> None:
-    allowed = {"sufficiency", "compactness"} if task == "check" else {"rationale"}
-    unknown = sorted(set(answer) - allowed)
-    if unknown:
-        raise ValueError(f"unknown answer fields {unknown}; expected {sorted(allowed)}")
-    if task == "check":
-        _validate_scores(answer, RATIONALE_REVIEW["scores"], draft)
-        return
-    tokens = payload.get("sent_token", [])
-    if draft and answer.get("rationale") is None:
-        return
-    ids = _index_list(answer.get("rationale"), len(tokens), "rationale")
-    if not ids and not draft:
-        raise ValueError("rationale: select at least one token")
-    if any(tokens[i] == "[MASK]" for i in ids):
-        raise ValueError("rationale: the masked position itself cannot be part of the rationale")
-
-
-def _export_rationale(item: Item, final: list[Assignment]) -> dict[str, Any]:
-    """A golden record in the masked-LM benchmark's format (TrustAI's, read by
-    :func:`interpeval.benchmarks.plm.records.read_golden`): one sequence, one alternative per annotator; the
-    ``interpeval`` block says the rationale is now ``gold`` (checked by people) and how many rounds it took."""
-    record = dict(item.payload)
-    tokens = record.get("sent_token", [])
-    alternatives = [sorted(a.answer["rationale"]) for a in final if a.answer]
-    meta = dict(record.get("interpeval") or {})
-    lang = meta.get("lang") or ("zh" if any("\u4e00" <= ch <= "\u9fff" for ch in "".join(tokens)) else "en")
-    joiner = "" if lang == "zh" else " "
-    record.setdefault("sent_id", item.key)
-    record.setdefault("sent_text", joiner.join(tokens))
-    record["rationale_ids"] = [alternatives]
-    record["rationale_tokens"] = [[[tokens[i] for i in ids] for ids in alternatives]]
-    record["rationale"] = joiner.join(tokens[i] for i in alternatives[0]) if alternatives else ""
-    record["interpeval"] = {**meta, "label": "gold", "annotation": {"round": item.round,
-                                                                     "annotators": len(alternatives)}}
-    return record
-
-
-def _validate_iqs(payload: dict[str, Any], answer: dict[str, Any], task: str, draft: bool = False) -> None:
-    given = answer.get("answers")
-    if not isinstance(given, dict):
-        raise ValueError("an IQS answer is {'answers': {question id: value}}")
-    known = {q["id"] for q in payload.get("questions", [])}
-    unknown = sorted(set(given) - known)
-    if unknown:
-        raise ValueError(f"answers to unknown questions {unknown}; the questions are {sorted(known)}")
-    marks = payload.get("marks") or [""] * len(payload.get("words", []))
-    among = {"red": lambda m: m == "red", "green": lambda m: m == "green", "not-red": lambda m: m != "red",
-             "not-green": lambda m: m != "green", "any": lambda m: True}
-    for question in payload.get("questions", []):
-        qid, value = question["id"], given.get(question["id"])
-        if draft and value is None:
-            continue
-        if question.get("type") == "choice":
-            if value not in question.get("options", []):
-                raise ValueError(f"question {qid}: pick one of {question.get('options')}")
-        else:
-            ids = _index_list(value if value is not None else [], len(marks), f"question {qid}")
-            allowed = among[question.get("among", "any")]
-            wrong = [i for i in ids if not allowed(marks[i])]
-            if wrong:
-                raise ValueError(f"question {qid}: words {wrong} are not {question.get('among')}")
-
-
 register_kind(StudyKind("generic", "study_generic.html"))
-register_kind(StudyKind("plm-rationale", "study_rationale.html", _validate_rationale, _export_rationale,
-                        {"review": RATIONALE_REVIEW}, validate_draft=partial(_validate_rationale, draft=True)))
-register_kind(StudyKind("iqs", "study_iqs.html", _validate_iqs, private=("iqs",),
-                        validate_draft=partial(_validate_iqs, draft=True)))

@@ -29,11 +29,15 @@ from fastapi.responses import (
     Response,
 )
 
+from interpeval.benchmarks.plugin import study_kinds
 from interpeval.report import views
 from interpeval.store import Store
 from interpeval.store.sqlite import StoreUnavailable
-from interpeval.store.studies import KINDS, ROLES, Studies, User, blinded
+from interpeval.store.studies import ROLES, Studies, User, blinded
 from interpeval.web.render import SWAGGER_FILES, asset, plotly_js_path, render, swagger_ui_path
+
+#: every study kind, the benchmark plug-ins' own included (loaded here, before any study is created or shown)
+KINDS = study_kinds()
 
 COOKIE = "ie_token"
 #: ids are SQLite integers: anything outside 1..2**63-1 names nothing, and SQLite cannot even be asked about it

@@ -144,7 +144,7 @@ def _conllu(tmp_path, rows):
               for i, (form, upos, feats, head, deprel) in enumerate(rows, start=1)]
     path = tmp_path / "s.conllu"
     path.write_text("\n".join(lines) + "\n\n", encoding="utf-8")
-    from interpeval.benchmarks.probing.conllu_reader import read_conllu
+    from interpeval.benchmarks.conllu import read_conllu
 
     return next(iter(read_conllu(path)))
 

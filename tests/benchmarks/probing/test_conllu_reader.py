@@ -1,7 +1,7 @@
 import pytest
 from conllu_cases import sentence, write
 
-from interpeval.benchmarks.probing.conllu_reader import ReadStats, read_conllu
+from interpeval.benchmarks.conllu import ReadStats, read_conllu
 from interpeval.errors import DataError
 
 GOOD = sentence("a b", [("a", "NOUN", "Number=Sing|Gender[psor]=Fem", 2, "nsubj"), ("b", "VERB", "_", 0, "root")])
@@ -55,7 +55,7 @@ def test_fields_layered_features_and_multiword_tokens(tmp_path):
 
 def test_preorder_and_depth_orders():
     # root b(2) has dependents a(1) and d(4); a has c(3): pre-order 2,1,3,4; by depth 2,1,4,3
-    from interpeval.benchmarks.probing.conllu_reader import Sentence
+    from interpeval.benchmarks.conllu import Sentence
 
     words = [(1, "a", "X", {}, 2, "dep", True), (2, "b", "X", {}, 0, "root", True),
              (3, "c", "X", {}, 1, "dep", True), (4, "d", "X", {}, 2, "dep", True)]

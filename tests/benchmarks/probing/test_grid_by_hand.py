@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 
 from interpeval import metrics
+from interpeval.benchmarks.probing import views
 from interpeval.benchmarks.probing.grid import ProbingGrid, results_frame
-from interpeval.report import views
 
 TRAIN = [("A", -1.0), ("A", -1.2), ("A", -0.8), ("A", -1.1), ("A", -0.9), ("B", 1.0), ("B", 1.2), ("B", 0.9)]
 VALID = [("A", -1.0), ("B", 1.0)]

@@ -187,7 +187,7 @@ def test_outputs_results_json_and_report(squad_file, tmp_path):
 
 def test_run_rows_stored_metrics_and_report_are_one_scoring(squad_file, tmp_path):
     # score_run is the one scorer: the run's rows, the run metrics it stored and the report's leaderboard agree
-    from interpeval.report import views
+    from interpeval.benchmarks.quackie import views
 
     store = Store(tmp_path / "s.sqlite")
     result = run_quackie([str(squad_file)], [TINY], [RANDOM, parse_method("quackie_test_band:lo=0,hi=29")],

@@ -21,11 +21,11 @@ from interpeval.benchmarks.iqs.explanations import PAPER_METHODS, Explanation, e
 from interpeval.benchmarks.iqs.marking import Marking
 from interpeval.benchmarks.iqs.protocol import protocol_info, sample_protocol, training_inputs
 from interpeval.benchmarks.iqs.score import Answer, Item
+from interpeval.benchmarks.iqs.studies import KIND
 from interpeval.benchmarks.iqs.tasks import Sample, Task, default_path, get_task, load_samples
 from interpeval.errors import InterpevalError
 from interpeval.store.studies import Studies
 
-KIND = "iqs"
 SIMULATED_PREFIX = "simulated-"
 #: STS-B's question 1 options: the score range in steps of 0.5
 STSB_OPTIONS = [f"{v / 2:g}" for v in range(11)]

@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
 
+from interpeval.benchmarks.conllu import Sentence, read_conllu
 from interpeval.benchmarks.plm.records import Item
 from interpeval.benchmarks.plm.words import ud_item
-from interpeval.benchmarks.probing.conllu_reader import Sentence, read_conllu
 
 SOURCES = {"en": ("ud/UD_English-EWT/en_ewt-ud-dev.conllu", "ud/UD_English-EWT/en_ewt-ud-test.conllu"),
            "zh": ("ud/UD_Chinese-GSD/zh_gsd-ud-dev.conllu", "ud/UD_Chinese-GSD/zh_gsd-ud-test.conllu")}

@@ -96,7 +96,7 @@ def text_hash(text: str) -> str:
 
 def ud_item(sentence: Any, lang: str, dimension: str, mask_id: int, rationale_ids: list[int], rule: str,
             provenance: dict[str, Any]) -> Item:
-    """An item from a UD sentence (``probing.conllu_reader.Sentence``); ids are CoNLL-U word ids (1-based)."""
+    """An item from a UD sentence (``interpeval.benchmarks.conllu.Sentence``); ids are CoNLL-U word ids (1-based)."""
     words = [w[1] for w in sentence.words]
     provenance = {**provenance, "text_sha1": text_hash(sentence.surface())}
     tree = [(w[4] - 1, w[5], w[2], dict(w[3])) for w in sentence.words]

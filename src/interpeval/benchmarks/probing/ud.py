@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from interpeval.benchmarks.probing.conllu_reader import ReadStats, read_conllu
+from interpeval.benchmarks.conllu import ReadStats, read_conllu
 from interpeval.benchmarks.probing.splits import OFFICIAL_PLANS, official_file_parts, stratified_parts
 from interpeval.errors import DataError, OptionError
 

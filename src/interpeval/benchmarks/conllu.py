@@ -1,4 +1,5 @@
-"""Streaming CoNLL-U reader: one pass over the lines, only the fields the converter needs, strict validation.
+"""Streaming CoNLL-U reader, shared by probing's UD conversion and the masked-LM grammar builder: one pass over the
+lines, only the fields the converter needs, strict validation.
 
 ``conllu.parse`` builds a dict per token and a tree per sentence, which caps a full UD release at hours; this
 reader splits each line once and keeps plain lists, so a 26 M-token release is read in minutes. Malformed input

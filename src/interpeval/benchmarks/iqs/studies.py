@@ -1,0 +1,48 @@
+"""IQS's study kind (plug-in part ``studies``): people answer the paper's questions about a marked explanation.
+
+``iqs``: payload ``{"text": str, "words": [str], "marks": ["red" | "green" | "", ...] (one per word),
+"legend": {"red": str, "green": str}, "questions": [{"id": str, "text": str, "type": "choice", "options": [str]}
+| {"id": str, "text": str, "type": "words", "among": "red" | "green" | "not-red" | "not-green" | "any"}],
+"iqs": {...what scoring needs: the method, the model's output, marked words, word scores}}``; answer
+``{"answers": {question id: option | [word index, ...]}}``. The ``iqs`` block is private: annotators never see
+which method they judge.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import Any
+
+from interpeval.store.studies import StudyKind, index_list, register_kind
+
+KIND = "iqs"
+
+
+def _validate_iqs(payload: dict[str, Any], answer: dict[str, Any], task: str, draft: bool = False) -> None:
+    given = answer.get("answers")
+    if not isinstance(given, dict):
+        raise ValueError("an IQS answer is {'answers': {question id: value}}")
+    known = {q["id"] for q in payload.get("questions", [])}
+    unknown = sorted(set(given) - known)
+    if unknown:
+        raise ValueError(f"answers to unknown questions {unknown}; the questions are {sorted(known)}")
+    marks = payload.get("marks") or [""] * len(payload.get("words", []))
+    among = {"red": lambda m: m == "red", "green": lambda m: m == "green", "not-red": lambda m: m != "red",
+             "not-green": lambda m: m != "green", "any": lambda m: True}
+    for question in payload.get("questions", []):
+        qid, value = question["id"], given.get(question["id"])
+        if draft and value is None:
+            continue
+        if question.get("type") == "choice":
+            if value not in question.get("options", []):
+                raise ValueError(f"question {qid}: pick one of {question.get('options')}")
+        else:
+            ids = index_list(value if value is not None else [], len(marks), f"question {qid}")
+            allowed = among[question.get("among", "any")]
+            wrong = [i for i in ids if not allowed(marks[i])]
+            if wrong:
+                raise ValueError(f"question {qid}: words {wrong} are not {question.get('among')}")
+
+
+register_kind(StudyKind(KIND, "study_iqs.html", _validate_iqs, private=("iqs",),
+                        validate_draft=partial(_validate_iqs, draft=True)))

@@ -1,0 +1,100 @@
+"""What the report and the web app show of QUACKIE (plug-in part ``views``): the Table 2 leaderboard, an instance's
+sentences with their scores and the ground truth, and the headline findings."""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from interpeval.benchmarks.quackie.build import build_instance
+from interpeval.benchmarks.quackie.data import dataset_path, load_squad
+from interpeval.benchmarks.quackie.score import score_run
+from interpeval.report.static import _fmt, _groups
+from interpeval.report.views import _cell, heat_tokens
+from interpeval.stats import mean_ci
+from interpeval.store import RunInfo, Store, fingerprint_files
+
+HOW_TO_READ = ("IoU / HPD / SNR ×100 of the top sentence against the ground-truth answer sentence (higher is better); "
+               "the Random row is the chance level; [low, high] is a 95 % bootstrap interval over the n questions.")
+
+#: the stored runs the leaderboard stands for (the generic per-run table leaves them out)
+COVERS = ("quackie", "quackie-selection", "quackie-gt-check")
+
+#: runs whose instances are no examples for the static report (selection counts, the ground-truth check)
+NO_EXAMPLES = ("quackie-selection", "quackie-gt-check")
+
+
+def quackie_leaderboard(store: Store) -> dict[str, Any] | None:
+    rows, models = [], set()
+    for info in store.runs("quackie"):
+        method = info.config.get("method") or {}
+        label = method.get("label") or method.get("explainer") or "?" if isinstance(method, dict) else str(method)
+        models.add(info.model)
+        for scored in score_run(store.instances(info.id), label):
+            rows.append({"run_id": info.id, "dataset": info.config.get("dataset", ""),
+                         "classifier": info.config.get("classifier", ""), "method": scored.method,
+                         **{name: _cell(mean_ci([s[k] for s in scored.samples]), 100)
+                            for name, k in (("IoU", "iou"), ("HPD", "hpd"), ("SNR", "snr"))}})
+    if not rows:
+        return None
+    return {"benchmark": "quackie", "title": "QUACKIE leaderboard (Table 2 layout: IoU, HPD, SNR ×100, k = 1)",
+            "key_columns": ["dataset", "classifier", "method"], "stats": ["IoU", "HPD", "SNR"], "rows": rows,
+            "models": sorted(models), "how": HOW_TO_READ, "baseline": "Random"}
+
+
+def leaderboards(store: Store, context: dict[str, Any]) -> list[dict[str, Any]]:
+    table = quackie_leaderboard(store)
+    return [table] if table else []
+
+
+def findings(table: dict[str, Any], rows: list[dict[str, Any]]) -> list[str]:
+    """Per dataset and classifier: the best IoU and the random baseline's."""
+    lines = []
+    for (dataset, classifier), group in _groups(rows, ("dataset", "classifier")).items():
+        best = max(group, key=lambda r: r["IoU"]["value"])
+        base = next((r for r in group if r["method"].lower().startswith("random")), None)
+        line = f"{dataset} / {classifier}: best IoU {_fmt(best['IoU'])} by {best['method']}"
+        versus = f" vs random {_fmt(base['IoU'])}" if base is not None and base is not best else ""
+        lines.append(f"{line}{versus} (n={best['IoU']['n']}).")
+    return lines
+
+
+@lru_cache(maxsize=8)
+def _quackie_questions(dataset: str, fingerprint: str) -> dict[str, Any]:
+    try:
+        path = dataset_path(dataset)
+    except (ValueError, FileNotFoundError):
+        return {}
+    if fingerprint and fingerprint_files(path) != fingerprint:
+        return {}
+    return {q.id: q for q in load_squad(path)}
+
+
+def quackie_sentences(info: RunInfo, output: dict[str, Any], agg: str | None = None) -> dict[str, Any]:
+    """The question and its context's sentences with scores (of one aggregation) and the ground truth marked."""
+    question = _quackie_questions(str(info.config.get("dataset", "")), info.data_fingerprint).get(
+        output["instance_id"])
+    scores_by_agg = output.get("scores") or {}
+    aggs = list(scores_by_agg)
+    agg = agg if agg in scores_by_agg else (aggs[0] if aggs else None)
+    scores = scores_by_agg.get(agg, []) if agg else []
+    gt = set(output.get("gt", []))
+    if question is None:
+        return {"available": False, "aggs": aggs, "agg": agg, "gt": sorted(gt)}
+    built = build_instance(question, official=bool(info.config.get("official")))
+    texts = list(built.sentences)
+    heat = heat_tokens(texts, scores if len(scores) == len(texts) else [math.nan] * len(texts))
+    top = int(np.nanargmax(scores)) if len(scores) == len(texts) and np.isfinite(scores).any() else None
+    sentences = [{**h, "text": t, "gt": i in gt, "top": i == top} for i, (t, h) in enumerate(zip(texts, heat,
+                                                                                                 strict=True))]
+    return {"available": True, "question": question.question, "title": question.title, "aggs": aggs, "agg": agg,
+            "sentences": sentences, "gt": sorted(gt)}
+
+
+def instance_view(store: Store, info: RunInfo, output: dict[str, Any], view: dict[str, Any]) -> None:
+    """A QUACKIE question's sentences (of the aggregation the page asks for: ``view["options"]["agg"]``)."""
+    if info.benchmark == "quackie":
+        view["sentences"] = quackie_sentences(info, output, view["options"].get("agg"))
