@@ -11,6 +11,11 @@ row labels and every number come from the text. Three layouts are read:
 * ``tsv`` — tab-separated lines, the same rules (a cell ``0.93 / 0.90`` is two numbers);
 * ``stream`` — QUACKIE's flattened Tables 4–6: ``Interpreter aggregation samples`` then one number per column.
 
+A cell ``0.7527 (0.0191)`` is two numbers (IQS Table 2's mean and std). With ``panels`` a table printed in parts
+with different columns (ExpMRC Table 3: SQuAD / CMRC 2018, then RACE+ / C3) starts the next part at each header line
+that opens like the first; each part's rows are named ``label, PANEL`` and hold None in the other parts' columns.
+A section without ``### Table`` subsections whose own heading names one (``## P3 — ExpMRC Table 3 …``) is that table.
+
     python tools/paper_tables.py quackie [--docs ../shared/docs/PAPER-TABLES.md] [--check]
 
 writes ``src/interpeval/data/paper/quackie.json`` (``--check``: compare instead, exit 1 on any difference). To add a
@@ -32,9 +37,32 @@ BUNDLE = ROOT / "src" / "interpeval" / "data" / "paper"
 
 _QUACKIE_DATASETS = ["SQuAD", "New Wiki", "NYT", "Reddit", "Amazon"]
 _QUACKIE_CELLS = [f"{d} {c}" for d in _QUACKIE_DATASETS for c in ("Classif", "QA")]
+_EXPMRC_PARTS = [f"{split} {score}" for split in ("dev", "test") for score in ("Ans.", "Evi.", "All")]
+
+
+def _columns(names: list[str], parts: list[str]) -> list[str]:
+    return [f"{n} {p}" for n in names for p in parts]
+
 
 #: per paper: the section heading's tag, the reference, and per table number its layout and column names
 SPECS: dict[str, dict[str, Any]] = {
+    "expmrc": {
+        "section": "P3",
+        "reference": "Cui et al. 2022, ExpMRC: Explainability Evaluation for Machine Reading Comprehension (Heliyon)",
+        "tables": {"3": {"layout": "pipe", "groups": True, "panels": [
+            {"name": "SQuAD / CMRC 2018", "columns": _columns(["SQuAD", "CMRC 2018"], _EXPMRC_PARTS)},
+            {"name": "RACE+ / C3", "columns": _columns(["RACE+", "C3"], _EXPMRC_PARTS)}]}},
+    },
+    "iqs": {
+        "section": "P4",
+        "reference": "Xie, Vosoughi & Hassanpour 2023, Interpretation Quality Score for Measuring the Quality of "
+                     "Interpretability Methods (arXiv 2205.12254)",
+        "tables": {
+            "1": {"layout": "tsv", "groups": True,
+                  "columns": ["Plausibility", "Simplicity", "Reproducibility", "IQS"]},
+            "2": {"layout": "tsv", "columns": _columns(["SST2", "STSB", "QNLI"], ["mean", "std"])},
+        },
+    },
     "quackie": {
         "section": "P1",
         "reference": "Rychener et al. 2020, QUACKIE: A NLP Classification Task With Ground Truth Explanations "
@@ -72,6 +100,9 @@ def sections(text: str, tag: str) -> dict[str, tuple[str, str]]:
         found = re.match(r"Table (\w+)", heading)
         if found:
             out[found.group(1)] = (re.sub(r"^Table \w+( \([^)]*\))?:\s*", "", heading).strip(), body)
+    whole = re.search(rf"^## {re.escape(tag)}\b.*?Table (\w+)\s*(.*)$", text, re.M)
+    if not out and whole:
+        out[whole.group(1)] = (whole.group(2).strip("() "), match.group(1))
     return out
 
 
@@ -84,16 +115,18 @@ def _cells(line: str, layout: str) -> list[str]:
 def _grid(body: str, spec: dict[str, Any], layout: str) -> dict[str, dict[str, float | None]]:
     """Rows of a ``pipe`` or ``tsv`` block: the first header line (no numbers) and each repeat of it start a block;
     with ``groups`` a one-cell line without numbers names the group of the rows below it."""
-    columns, blocks = spec["columns"], spec.get("blocks")
+    panels, blocks = spec.get("panels"), spec.get("blocks")
+    columns = [c for p in panels for c in p["columns"]] if panels else spec["columns"]
     rows: dict[str, dict[str, float | None]] = {}
     block, group, first_header = 0, "", None
+    first_cell = ""
     for line in body.strip().strip("`").splitlines():
         if not line.strip() or set(line.strip()) <= set("|-` "):
             continue
         values: list[float] = []
         label: list[str] = []
         for cell in (c for c in _cells(line, layout) if c):
-            parts = [number(p) for p in cell.split("/")]
+            parts = [number(p) for p in re.split(r"\s*/\s*|\s+", cell)]
             if all(p is not None for p in parts):
                 values += parts  # type: ignore[arg-type]
             else:
@@ -101,13 +134,24 @@ def _grid(body: str, spec: dict[str, Any], layout: str) -> dict[str, dict[str, f
         if not values:
             key = " ".join(label)
             if first_header is None:
-                first_header = key
-            elif key == first_header:
+                first_header, first_cell = key, label[0]
+            elif key == first_header or (panels and label[0] == first_cell):
                 block, group = block + 1, ""
             elif spec.get("groups") and len(label) == 1:
                 group = key
             continue
         name = " ".join(x for x in (group, " ".join(label)) if x)
+        if panels:
+            if block >= len(panels):
+                raise ValueError(f"row {name!r}: part {block + 1} but only {len(panels)} panels")
+            panel = panels[block]
+            if len(values) != len(panel["columns"]):
+                raise ValueError(f"row {name!r}: {len(values)} numbers for {len(panel['columns'])} columns")
+            name = f"{name}, {panel['name']}"
+            if name in rows:
+                raise ValueError(f"row {name!r} occurs twice")
+            rows[name] = {c: None for c in columns} | dict(zip(panel["columns"], values, strict=True))
+            continue
         if len(values) != len(columns):
             raise ValueError(f"row {name!r}: {len(values)} numbers for {len(columns)} columns")
         if blocks:
@@ -171,7 +215,8 @@ def transcribe(paper: str, text: str) -> dict[str, Any]:
             rows = _stream(body, table) if table["layout"] == "stream" else _grid(body, table, table["layout"])
         except ValueError as err:
             raise ValueError(f"{paper} Table {number_}: {err}") from None
-        tables[number_] = {"title": title, "columns": list(table["columns"]), "rows": rows}
+        columns = [c for p in table["panels"] for c in p["columns"]] if "panels" in table else table["columns"]
+        tables[number_] = {"title": title, "columns": list(columns), "rows": rows}
     return {"reference": spec["reference"], "source": "PAPER-TABLES.md, transcribed by tools/paper_tables.py",
             "tables": tables}
 
