@@ -5,4 +5,5 @@ from interpeval.benchmarks.plugin import BenchmarkPlugin
 PLUGIN = BenchmarkPlugin(
     name="expmrc", title="ExpMRC", runs=("expmrc", "expmrc-answers"),
     paper="Cui et al. 2022, ExpMRC: Explainability Evaluation for Machine Reading Comprehension",
-    cli="interpeval.benchmarks.expmrc.cli:app")
+    cli="interpeval.benchmarks.expmrc.cli:app",
+    reproduce="interpeval.benchmarks.expmrc.reproduce:reproduce")
