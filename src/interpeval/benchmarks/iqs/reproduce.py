@@ -159,8 +159,8 @@ def reproduce(context: ReproduceContext) -> PaperReport:
     tasks = tuple(extra.get("tasks", TASK_MODELS))
     models = {t: extra.get("models", {}).get(t, TASK_MODELS[t]) for t in tasks}
     annotators = int(extra.get("annotators", 3))
-    if context.profile == "paper":
-        _print_estimate(settings, tasks, models)
+    if context.profile == "paper":  # the whole protocol's cost, whatever part of it this call runs
+        _print_estimate(profile_settings("paper", {k: v for k, v in extra.items() if k != "methods"}), tasks, models)
     results: dict[str, IQSResult] = {}
     default_simplicity: dict[str, dict[str, float]] = {}
     with Studies(context.store) as studies:
