@@ -76,3 +76,12 @@ def test_human_row_labels_the_fixed_answer_score(tmp_path):
         run_systems({"race": race}, {}, lambda d: None, tmp_path / "out", store, systems=(human,))
         board = expmrc_leaderboard(store)
     assert [FIXED_ANSWER in row["system"] for row in board["rows"]] == [True]
+
+
+def test_published_table3_spot_values():
+    """Read off the paper by eye (both panels; dev and test; the two spellings of "training")."""
+    rows = published("expmrc")["tables"]["3"]["rows"]
+    assert rows["Human Performance, RACE+ / C3"]["RACE+ dev Ans."] == 92.0
+    assert rows["PLM base-level Baselines Pseudo-data Training, SQuAD / CMRC 2018"]["SQuAD dev All"] == 69.7
+    assert rows["PLM large-level Baselines Pseudo-data training, RACE+ / C3"]["C3 test All"] == 47.3
+    assert rows["PLM base-level Baselines Most Similar Sent., RACE+ / C3"]["SQuAD dev Ans."] is None

@@ -94,3 +94,12 @@ def test_marking_rule_changes_guided_backprop_simplicity_on_a_real_sst2_sentence
     gbp = simplicity(PAPER_PATTERN, "guided_backprop")
     assert gbp == pytest.approx(1 / (math.log(counts["guided_backprop"] - 9) + 1))
     assert every_word < gbp < simplicity(PAPER_PATTERN, "input_x_gradient")
+
+
+def test_published_tables_spot_values():
+    """Read off the paper by eye: Table 1's SST-2 Guided Backprop simplicity, Table 2's "mean (std)" cells."""
+    tables = published("iqs")["tables"]
+    assert tables["1"]["rows"]["Results for SST2 Guided Back Propagation"]["Simplicity"] == 0.1765
+    assert tables["1"]["rows"]["Results for QNLI LIME"]["IQS"] == 0.5917
+    assert tables["2"]["rows"]["Integrated Gradients"] == {"SST2 mean": 0.6274, "SST2 std": 0.113, "STSB mean": 0.541,
+                                                           "STSB std": 0.2851, "QNLI mean": 0.595, "QNLI std": 0.1992}
