@@ -112,15 +112,14 @@ PATTERN_METHODS = ("input_x_gradient", "deeplift", "guided_backprop")
 
 
 def protocol_simplicity(task_name: str, model_name: str, marking: Marking, store: Any
-                        ) -> dict[str, dict[str, dict[str, float]]]:
+                        ) -> dict[str, dict[str, list[float]]]:
     """Simplicity needs no annotator: per method of :data:`PATTERN_METHODS`, on the paper's full protocol (25
     samples per class, whatever the profile; these three cost well under a second per sample), the simplicity under
-    ``marking`` and under the default rule (``{"rule": mean_ci, "default": mean_ci}``). The explanations are the
+    ``marking`` and under the default rule, per protocol sample (``{"rule": [...], "default": [...]}``). The explanations are the
     study's own stored runs (same key as :func:`~interpeval.benchmarks.iqs.study.build_study`), so ``paper``
     reuses them."""
     from interpeval.benchmarks.iqs.explanations import explain_resumable
     from interpeval.benchmarks.iqs.protocol import sample_protocol, training_inputs
-    from interpeval.benchmarks.iqs.score import mean_ci
     from interpeval.benchmarks.iqs.tasks import default_path, get_task, load_samples
     from interpeval.models import load
     from interpeval.store import Store, fingerprint_files
@@ -134,12 +133,10 @@ def protocol_simplicity(task_name: str, model_name: str, marking: Marking, store
             results, model, task, samples, {m: PAPER_METHODS[m] for m in PATTERN_METHODS}, chunk=model.batch_size,
             config={"task": task.name, "data": f"interpeval/data/iqs/{default_path(task).name} (vendored)"},
             model_name=model_name, fingerprint=fingerprint_files(default_path(task)))
-    out: dict[str, dict[str, dict[str, float]]] = {}
-    for method in PATTERN_METHODS:
-        mine = [e.scores for e in explanations if e.method == method]
-        out[method] = {name: mean_ci([iqs_simplicity(len(sum(rule.mark(s).values(), []))) for s in mine])
-                       for name, rule in (("rule", marking), ("default", Marking()))}
-    return out
+    by_sample = {(e.method, e.sample_id): e.scores for e in explanations}
+    return {method: {name: [iqs_simplicity(len(sum(rule.mark(by_sample[method, x.id]).values(), [])))
+                            for x in samples]
+                     for name, rule in (("rule", marking), ("default", Marking()))} for method in PATTERN_METHODS}
 
 
 def _third(stat: Mapping[str, float]) -> Cell:
@@ -284,21 +281,26 @@ def _ranking(task: str, result: IQSResult, paper: Mapping[str, Any]) -> Finding:
     return Finding(claim, "holds" if our_order == paper_order else "does not hold", evidence)
 
 
-def _simplicity_pattern(simplicity: Mapping[str, Mapping[str, Mapping[str, float]]], marking: Marking) -> Finding:
+def _simplicity_pattern(simplicity: Mapping[str, Mapping[str, list[float]]], marking: Marking) -> Finding:
+    from interpeval.benchmarks.iqs.score import mean_ci
+
     claim = ("SST-2: Input×Gradient and DeepLIFT are equally simple, Guided Backprop less simple (Table 1, ×1/3: "
              "0.2466, 0.2466, 0.1765).")
-    ixg, dl, gb = (_third(simplicity[m]["rule"]) for m in PATTERN_METHODS)
-    default = {m: simplicity[m]["default"]["mean"] / 3 for m in PATTERN_METHODS}
-    if gb.high < min(ixg.low, dl.low):
+    ixg, dl, gb = (_third(mean_ci(simplicity[m]["rule"])) for m in PATTERN_METHODS)
+    gaps = {m: mean_ci(np.subtract(simplicity["guided_backprop"]["rule"], simplicity[m]["rule"]) / 3)
+            for m in PATTERN_METHODS[:2]}  # paired over the same samples
+    default = {m: float(np.mean(simplicity[m]["default"])) / 3 for m in PATTERN_METHODS}
+    if all(g["mean"] + g["ci95"] < 0 for g in gaps.values()):
         verdict = "holds"
-    elif gb.ours >= min(ixg.ours, dl.ours):
+    elif any(g["mean"] >= 0 for g in gaps.values()):
         verdict = "does not hold"
     else:
-        verdict = "cannot be tested here"  # the right order, but the intervals overlap at this n
+        verdict = "cannot be tested here"  # the right order, but an interval includes 0 at this n
+    gap = "; ".join(f"GBP − {m} {g['mean']:+.4f} ± {g['ci95']:.4f}" for m, g in gaps.items())
     evidence = (f"marked words {marking.describe()}: IxG {ixg.ours:.4f} [{ixg.low:.4f}, {ixg.high:.4f}], DeepLIFT "
-                f"{dl.ours:.4f} [{dl.low:.4f}, {dl.high:.4f}], GBP {gb.ours:.4f} [{gb.low:.4f}, {gb.high:.4f}] "
-                f"(n = {gb.n} protocol samples, no annotator needed); default rule (every non-zero word): IxG "
-                f"{default['input_x_gradient']:.4f}, DeepLIFT {default['deeplift']:.4f}, GBP "
+                f"{dl.ours:.4f} [{dl.low:.4f}, {dl.high:.4f}], GBP {gb.ours:.4f} [{gb.low:.4f}, {gb.high:.4f}]; "
+                f"paired: {gap} (n = {gb.n} protocol samples, no annotator needed); default rule (every non-zero "
+                f"word): IxG {default['input_x_gradient']:.4f}, DeepLIFT {default['deeplift']:.4f}, GBP "
                 f"{default['guided_backprop']:.4f} — equal by construction")
     return Finding(claim, verdict, evidence + ("" if verdict != "cannot be tested here"
-                                               else "; the order is the paper's but the intervals overlap at this n"))
+                                               else "; the order is the paper's but an interval includes 0 at this n"))
