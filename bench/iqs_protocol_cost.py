@@ -3,11 +3,14 @@
 The gradient methods run on all 50 samples; LIME and Kernel SHAP (3000 perturbations each, Lasso alpha 3e-4)
 cost about a thousand times more per sample, so on a small machine they run on the first ``--perturbation-samples``
 samples of the protocol and their 50-sample cost is the measured seconds per sample × 50 (marked "extrapolated").
-Each row says on how many samples it was measured; simplicity is the paper's, with words marked when their score
-is non-zero (the default marking rule). Ratios are to Input×Gradient, measured in the same run. Run::
+Each row says on how many samples it was measured; simplicity is the paper's, with words marked by the marking
+rule of ``--threshold`` / ``--top-k`` / ``--sign`` (default: every non-zero score; ``--threshold 0.1`` is the rule
+under which the paper's pattern appears, :data:`~interpeval.benchmarks.iqs.marking.PAPER_PATTERN`). Ratios are to
+Input×Gradient, measured in the same run. Run::
 
     nice -n 10 python bench/iqs_protocol_cost.py --task sst2=minilm-sst2 [--task stsb=minilm-stsb]
         [--perturbation-samples 2] [--limit integrated_gradients=10] [--device cpu] [--methods input_x_gradient,lime]
+        [--threshold 0.1] [--top-k K] [--sign both]
 """
 
 from __future__ import annotations
@@ -32,8 +35,12 @@ def main() -> None:
                         help="METHOD=N: run METHOD on the first N protocol samples only (cost extrapolated)")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--methods", default=",".join(PAPER_METHODS), help="comma-separated subset, in this order")
+    parser.add_argument("--threshold", type=float, default=0.0, help="marked: |score| > threshold × max |score|")
+    parser.add_argument("--top-k", type=int, default=None, help="marked: only the k largest |score|")
+    parser.add_argument("--sign", default="both", help="marked: both, positive or negative scores")
     args = parser.parse_args()
-    marking = Marking()
+    marking = Marking(args.threshold, args.top_k, args.sign)
+    print(f"marked words: {marking.describe()}")
     limits = {m: args.perturbation_samples for m in PERTURBATION}
     limits.update({m: int(n) for m, _, n in (spec.partition("=") for spec in args.limit)})
     for spec in args.task:

@@ -9,7 +9,7 @@ import typer
 from interpeval import validate
 from interpeval.benchmarks.expmrc.data import SUBSETS, dev_path, load_dataset, load_predictions
 from interpeval.cli.executors import executor_options
-from interpeval.errors import InterpevalError, OptionError
+from interpeval.errors import OptionError
 
 app = typer.Typer(help="ExpMRC: answers with evidence on SQuAD, CMRC 2018, RACE+ and C3.", no_args_is_help=True)
 
@@ -46,16 +46,6 @@ def human(data: str = typer.Argument(..., help="ExpMRC data file, or a subset na
     print(human_performance(load_dataset(_data(data))).official_line("human"))
 
 
-def _zoo_head(language: str) -> str:
-    """The zoo's extractive-QA head for ``language``, or "" (model rows left out) when none ships."""
-    from interpeval.models.recipes import shipped_head
-
-    try:
-        return shipped_head("extractive-qa", language)
-    except InterpevalError:
-        return ""
-
-
 @app.command("baselines")
 @executor_options
 def baselines(
@@ -71,7 +61,7 @@ def baselines(
         no_store: bool = typer.Option(False, "--no-store", help="Do not record runs."),
 ) -> None:
     """Every baseline, upper bound and human performance on the dev sets, in the paper's Table 3 layout."""
-    from interpeval.benchmarks.expmrc.tables import run_table3
+    from interpeval.benchmarks.expmrc.tables import run_table3, zoo_qa_head
 
     chosen = tuple(s.strip() for s in subsets.split(",") if s.strip())
     if not chosen:
@@ -84,9 +74,9 @@ def baselines(
     if not no_store:
         validate.store(store)
     if qa_model is None:
-        qa_model = _zoo_head("en")
+        qa_model = zoo_qa_head("en")
     if qa_model_zh is None:
-        qa_model_zh = _zoo_head("zh")
+        qa_model_zh = zoo_qa_head("zh")
     paths = {s: (data_dir / s / f"expmrc-{s}-dev.json" if data_dir else dev_path(s)) for s in chosen}
     written = run_table3(paths, out, qa_model=qa_model, qa_model_zh=qa_model_zh, mc_model=mc_model,
                          store_path=None if no_store else store, use_store=not no_store)

@@ -7,4 +7,5 @@ PLUGIN = BenchmarkPlugin(
     paper="Cui et al. 2022, ExpMRC: Explainability Evaluation for Machine Reading Comprehension",
     cli="interpeval.benchmarks.expmrc.cli:app",
     suite="interpeval.benchmarks.expmrc.jobs:steps",
-    views="interpeval.benchmarks.expmrc.views")
+    views="interpeval.benchmarks.expmrc.views",
+    reproduce="interpeval.benchmarks.expmrc.reproduce:reproduce")

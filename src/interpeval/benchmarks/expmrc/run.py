@@ -26,7 +26,7 @@ from interpeval.benchmarks.expmrc.baselines import (
     sentence_spans,
 )
 from interpeval.benchmarks.expmrc.data import CHOICE_LABELS, Dataset, Prediction, Question, write_predictions
-from interpeval.benchmarks.expmrc.human import human_performance
+from interpeval.benchmarks.expmrc.human import human_performance, label_for
 from interpeval.benchmarks.expmrc.score import Score, evaluate
 from interpeval.models import say_truncated
 from interpeval.store import Store, fingerprint_files
@@ -201,7 +201,8 @@ class SystemRecords(Benchmark):
         self.chunk = max(1, len(score.answer))  # nothing expensive per question: one chunk
 
     def key(self) -> RunKey:
-        config = {"system": self.system.key, "label": self.system.label, "subset": self.dataset.subset,
+        label = label_for(self.system.label, self.dataset.kind) if self.system.evidence == "human" else self.system.label
+        config = {"system": self.system.key, "label": label, "subset": self.dataset.subset,
                   "official": self.official}
         return RunKey("expmrc", config, self.model, fingerprint_files(self.dataset.path))
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from interpeval.benchmarks.expmrc.data import SUBSETS, Dataset, load_dataset
+from interpeval.benchmarks.expmrc.human import FIXED_ANSWER
 from interpeval.benchmarks.expmrc.run import (
     OVERLAP_SCORER,
     SYSTEMS,
@@ -23,17 +24,35 @@ from interpeval.store import Store, fingerprint_files
 SUBSET_NAMES = {"squad": "SQuAD", "cmrc2018": "CMRC 2018", "race": "RACE+", "c3": "C3"}
 
 
+def zoo_qa_head(language: str) -> str:
+    """The zoo's extractive-QA head for ``language`` ("" when none ships: the model rows are left out)."""
+    from interpeval.errors import InterpevalError
+    from interpeval.models.recipes import shipped_head
+
+    try:
+        return shipped_head("extractive-qa", language)
+    except InterpevalError:
+        return ""
+
+
 def table3(results: Mapping[tuple[str, str], Score], answerers: Mapping[str, str], data: Mapping[str, str],
            systems: tuple[System, ...] = SYSTEMS, subsets: tuple[str, ...] = SUBSETS,
-           notes: list[str] | None = None) -> Table:
-    """Rows in ``systems`` order (those with at least one result); ``–`` where a system does not apply."""
+           notes: list[str] | None = None, kinds: Mapping[str, str] | None = None) -> Table:
+    """Rows in ``systems`` order (those with at least one result); ``–`` where a system does not apply. The human
+    row's answer and overall cells of a multiple-choice subset (``kinds[subset] == "choice"``) read "100 (fixed)" and
+    "… (= Evi.)": the answer score there is fixed, not measured."""
     columns = ["System"] + [f"{SUBSET_NAMES[s]} {m}" for s in subsets for m in ("Ans.", "Evi.", "All")]
     rows = []
     for system in systems:
         cells: list[Any] = [system.label]
         for subset in subsets:
             score = results.get((system.key, subset))
-            cells += [float("nan")] * 3 if score is None else [score.ans_f1, score.evi_f1, score.all_f1]
+            if score is None:
+                cells += [float("nan")] * 3
+            elif system.evidence == "human" and (kinds or {}).get(subset) == "choice":
+                cells += [f"{score.ans_f1:.0f} (fixed)", score.evi_f1, f"{score.all_f1:.1f} (= Evi.)"]
+            else:
+                cells += [score.ans_f1, score.evi_f1, score.all_f1]
         if any(c == c for c in cells[1:]):
             rows.append(cells)
     provenance = {"model": {SUBSET_NAMES[s]: answerers.get(s, "none") for s in subsets},
@@ -45,17 +64,18 @@ def table3(results: Mapping[tuple[str, str], Score], answerers: Mapping[str, str
                  notes=list(notes or []))
 
 
-def run_table3(paths: Mapping[str, str | Path], out_dir: str | Path, qa_model: str = "",
-               qa_model_zh: str = "", mc_model: str = "", store_path: str | Path | None = None,
-               use_store: bool = True) -> list[Path]:
-    """Load the subsets and answer models, run every system, write ``table3.{md,json,html}`` and predictions.
+def run_baselines(datasets: Mapping[str, Dataset], out_dir: str | Path, qa_model: str = "", qa_model_zh: str = "",
+                  mc_model: str = "", store_path: str | Path | None = None, use_store: bool = True
+                  ) -> tuple[dict[tuple[str, str], Score], dict[str, str]]:
+    """Load the answer models, run every system on ``datasets`` (predictions under ``out_dir``): ``(scores by
+    (system, subset), answer model by subset)``.
 
     English span answers come from ``qa_model``, Chinese ones from ``qa_model_zh`` (model rows are left out
     without one); multiple-choice answers from ``mc_model`` or, when empty, the unsupervised overlap scorer.
+    With a store, the models' outputs and every system's per-question scores are recorded (a rerun resumes).
     """
     from interpeval.models import load
 
-    datasets = {s: load_dataset(p) for s, p in paths.items()}
     models: dict[str, Any] = {}
     answerers: dict[str, str] = {}
     for subset, dataset in datasets.items():
@@ -77,17 +97,27 @@ def run_table3(paths: Mapping[str, str | Path], out_dir: str | Path, qa_model: s
         return stored_outputs(models[name], name, dataset, store) if name else None
 
     try:
-        results = run_systems(datasets, answerers, outputs_for, out_dir, store)
+        return run_systems(datasets, answerers, outputs_for, out_dir, store), answerers
     finally:
         if store is not None:
             store.close()
+
+
+def run_table3(paths: Mapping[str, str | Path], out_dir: str | Path, qa_model: str = "",
+               qa_model_zh: str = "", mc_model: str = "", store_path: str | Path | None = None,
+               use_store: bool = True) -> list[Path]:
+    """Load the subsets, run every system (:func:`run_baselines`), write ``table3.{md,json,html}`` and predictions."""
+    datasets = {s: load_dataset(p) for s, p in paths.items()}
+    results, answerers = run_baselines(datasets, out_dir, qa_model, qa_model_zh, mc_model, store_path, use_store)
     notes = [f"{SUBSET_NAMES[s]}: no answer model given, model rows left out" for s in datasets
              if s not in answerers]
-    notes += ["Human: each reference in turn against the others (multiple choice: answer = gold label, so 100).",
+    notes += [f"Human: each reference in turn against the others; multiple choice: {FIXED_ANSWER}, so its overall "
+              "score is the evidence score.",
               "Upper bounds use the gold answer: GA Sent. = sentence of the gold answer (multiple choice: MSS of "
               "the gold option); GE Sent. = sentences covering the first reference evidence."]
     data = {s: f"{Path(p).name} (sha256 {fingerprint_files(p)})" for s, p in paths.items()}
-    table = table3(results, answerers, data, subsets=tuple(datasets), notes=notes)
+    table = table3(results, answerers, data, subsets=tuple(datasets), notes=notes,
+                   kinds={s: d.kind for s, d in datasets.items()})
     out_dir = Path(out_dir)
     written = table.save(out_dir / "table3")
     html = out_dir / "table3.html"

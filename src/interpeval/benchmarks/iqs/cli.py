@@ -46,7 +46,9 @@ def create(
         perturbations: int = typer.Option(None, help="LIME / Kernel SHAP samples per input instead of the paper's "
                                                      "3000 (recorded with the study and every table)."),
         threshold: float = typer.Option(0.0, help="Marked words: |score| > threshold × max |score| (0: any "
-                                                  "non-zero score)."),
+                                                  "non-zero score; 0.1: the rule under which the paper's "
+                                                  "simplicity pattern appears, used by `interpeval reproduce "
+                                                  "iqs`)."),
         top_k: int = typer.Option(None, help="Marked words: keep only the k largest |score|."),
         sign: str = typer.Option("both", help="Marked words: both, positive or negative scores."),
         name: str = typer.Option(None, help="Study name (default: 'IQS <task> <model>')."),

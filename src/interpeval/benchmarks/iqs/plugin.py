@@ -8,4 +8,5 @@ PLUGIN = BenchmarkPlugin(
           "Interpretability Methods",
     cli="interpeval.benchmarks.iqs.cli:app",
     views="interpeval.benchmarks.iqs.views",
-    studies="interpeval.benchmarks.iqs.studies")
+    studies="interpeval.benchmarks.iqs.studies",
+    reproduce="interpeval.benchmarks.iqs.reproduce:reproduce")
