@@ -26,6 +26,7 @@ from transformers import BatchEncoding
 
 from interpeval.explain.base import Explainer
 from interpeval.explain.registry import register
+from interpeval.explain.spec import BATCH_SIZE, Param
 from interpeval.models.base import Model, Target
 
 QUERIES = ("cls", "mean", "mask", "mask_key")
@@ -47,6 +48,9 @@ class Attention(Explainer):
 
     needs_gradients = False
     signed = False
+
+    parameters = {"query": Param(str, choices=QUERIES), "layer": Param(int), "official": Param(bool),
+                  "batch_size": BATCH_SIZE}
 
     def __init__(self, query: str = "cls", layer: int = -1, official: bool = False,
                  batch_size: int | None = None) -> None:
