@@ -10,9 +10,10 @@ from __future__ import annotations
 import hmac
 import secrets
 import threading
+from collections.abc import Callable
 from hashlib import sha256
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import fastapi
 from fastapi import HTTPException, Request
@@ -27,6 +28,7 @@ MAX_ID = 2**63 - 1
 #: ids are SQLite integers: anything outside 1..2**63-1 names nothing, and SQLite cannot even be asked about it
 Id = Annotated[int, fastapi.Path(ge=1, le=MAX_ID)]
 OptionalId = Annotated[int | None, fastapi.Query(ge=1, le=MAX_ID)]
+T = TypeVar("T")
 
 
 class Web:
@@ -109,6 +111,14 @@ class Web:
         token, _ = self.token_of(request)
         return HTMLResponse(render(template, user=user, csrf=self.csrf_for(token) if user and token else "",
                                    path=request.url.path, **context), status_code=status)
+
+
+def found(lookup: Callable[[int], T], key: int, what: str) -> T:
+    """``lookup(key)``, or a 404 "no {what} {key}" when it names nothing (a KeyError)."""
+    try:
+        return lookup(key)
+    except KeyError:
+        raise HTTPException(404, f"no {what} {key}") from None
 
 
 def web(request: Request) -> Web:

@@ -9,7 +9,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from interpeval.report import views
-from interpeval.web.context import Id, Web, WebDep
+from interpeval.web.context import Id, Web, WebDep, found
 
 router = APIRouter()
 
@@ -35,10 +35,7 @@ def runs_page(request: Request, web: WebDep, benchmark: str = "", model: str = "
 
 
 def _run_or_404(web: Web, run_id: int) -> Any:
-    try:
-        return web.store.get_run(run_id)
-    except KeyError:
-        raise HTTPException(404, f"no run {run_id}") from None
+    return found(web.store.get_run, run_id, "run")
 
 
 @router.get("/runs/{run_id}", response_class=HTMLResponse)

@@ -13,7 +13,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from interpeval.store.studies import KINDS, ROLES, User, blinded
-from interpeval.web.context import MAX_ID, Id, OptionalId, Web, WebDep
+from interpeval.web.context import MAX_ID, Id, OptionalId, Web, WebDep, found
 from interpeval.web.openapi import body_schema
 
 router = APIRouter()
@@ -72,6 +72,7 @@ def studies_page(request: Request, web: WebDep) -> HTMLResponse:
              "answered": sum(a.study_id == s.id and a.final for a in mine)} for s in listed]
     return web.page(request, "studies.html", rows=rows, kinds=sorted(KINDS), error="")
 
+
 @router.post("/studies")
 async def create_study_form(request: Request, web: WebDep) -> Response:
     user = web.need_user(request, ("admin",))
@@ -80,16 +81,15 @@ async def create_study_form(request: Request, web: WebDep) -> Response:
     try:
         items = [json.loads(line) for line in str(form.get("items", "")).splitlines() if line.strip()]
         study = web.studies.create_study(str(form.get("name", "")).strip() or "study", str(form.get("kind", "")),
-                                       items, created_by=user.id)
+                                         items, created_by=user.id)
     except (ValueError, json.JSONDecodeError) as err:
         raise HTTPException(400, f"could not create the study: {err}") from None
     return RedirectResponse(f"/studies/{study.id}", status_code=303)
 
+
 def _study_or_404(web: Web, study_id: int) -> Any:
-    try:
-        return web.studies.study(study_id)
-    except KeyError:
-        raise HTTPException(404, f"no study {study_id}") from None
+    return found(web.studies.study, study_id, "study")
+
 
 @router.get("/studies/{study_id}", response_class=HTMLResponse)
 def study_page(request: Request, web: WebDep, study_id: Id, invite: str = "") -> HTMLResponse:
@@ -107,7 +107,8 @@ def study_page(request: Request, web: WebDep, study_id: Id, invite: str = "") ->
     else:
         items = [blinded(i, study.kind) for i in items]
     return web.page(request, "study.html", study=study, progress=db.progress(study_id), mine=mine, admin=admin,
-                items={i.id: i for i in items})
+                    items={i.id: i for i in items})
+
 
 @router.post("/studies/{study_id}/invite")
 async def study_invite(request: Request, web: WebDep, study_id: Id) -> Response:
@@ -121,8 +122,9 @@ async def study_invite(request: Request, web: WebDep, study_id: Id) -> Response:
         raise HTTPException(400, str(err)) from None
     link = f"{request.base_url}invite/{code}"
     return web.page(request, "message.html", title="Invite link (shown once)",
-                message=f"Whoever opens this link once joins this study as a new {form.get('role')}: {link}",
-                link=link, back=f"/studies/{study_id}")
+                    message=f"Whoever opens this link once joins this study as a new {form.get('role')}: {link}",
+                    link=link, back=f"/studies/{study_id}")
+
 
 @router.post("/studies/{study_id}/members")
 async def study_members(request: Request, web: WebDep, study_id: Id) -> Response:
@@ -140,11 +142,13 @@ async def study_members(request: Request, web: WebDep, study_id: Id) -> Response
         raise HTTPException(400, str(err)) from None
     return RedirectResponse(f"/studies/{study_id}", status_code=303)
 
+
 @router.get("/a/{assignment_id}", response_class=HTMLResponse)
 def assignment_page(request: Request, web: WebDep, assignment_id: Id, error: str = "") -> HTMLResponse:
     user = web.need_user(request)
     assignment, item, study = _own(web, user, assignment_id)
     return _assignment_response(web, request, assignment, item, study, error)
+
 
 def _own(web: Web, user: User, assignment_id: int) -> tuple[Any, Any, Any]:
     try:
@@ -155,6 +159,7 @@ def _own(web: Web, user: User, assignment_id: int) -> tuple[Any, Any, Any]:
         raise HTTPException(403, str(err)) from None
     item = web.studies.item(assignment.item_id)
     return assignment, item, web.studies.study(item.study_id)
+
 
 def _assignment_response(web: Web, request: Request, assignment: Any, item: Any, study: Any, error: str,
                          status: int = 200) -> HTMLResponse:
@@ -167,8 +172,9 @@ def _assignment_response(web: Web, request: Request, assignment: Any, item: Any,
     if db.user(assignment.user_id).role != "admin":
         item = blinded(item, study.kind)
     return web.page(request, KINDS[study.kind].template, status=status, study=study, item=item,
-                assignment=assignment, annotations=annotations, error=error, queue=queue,
-                rounds=db.rounds(item.id), review=study.config.get("review"))
+                    assignment=assignment, annotations=annotations, error=error, queue=queue,
+                    rounds=db.rounds(item.id), review=study.config.get("review"))
+
 
 @router.post("/a/{assignment_id}")
 async def assignment_submit(request: Request, web: WebDep, assignment_id: Id) -> Response:
@@ -191,9 +197,11 @@ async def assignment_submit(request: Request, web: WebDep, assignment_id: Id) ->
 
 # study API ------------------------------------------------------------------------------------------------
 
+
 def _assignment_json(a: Any) -> dict[str, Any]:
     return {"id": a.id, "study_id": a.study_id, "item_id": a.item_id, "task": a.task, "round": a.round,
             "state": a.state, "final": a.final, "answer": a.answer}
+
 
 @router.get("/api/studies")
 def api_studies(request: Request, web: WebDep) -> JSONResponse:
@@ -205,6 +213,7 @@ def api_studies(request: Request, web: WebDep) -> JSONResponse:
                           "progress": db.progress(s.id)}
                          for s in db.studies() if admin or s.id in mine])
 
+
 @router.post("/api/studies", status_code=201, openapi_extra=body_schema(CreateStudyBody))
 async def api_create_study(request: Request, web: WebDep) -> JSONResponse:
     user = web.need_user(request, ("admin",))
@@ -212,12 +221,13 @@ async def api_create_study(request: Request, web: WebDep) -> JSONResponse:
     body = await _json_body(request, CreateStudyBody)
     try:
         study = web.studies.create_study(body.name, body.kind, [i.model_dump() for i in body.items], body.config,
-                                       created_by=user.id)
+                                         created_by=user.id)
     except ValueError as err:
         raise HTTPException(400, str(err)) from None
     except (KeyError, TypeError) as err:  # a config whose "review" has the wrong shape
         raise HTTPException(400, f"bad study config: {err!r}") from None
     return JSONResponse({"id": study.id, "items": len(web.studies.items(study.id))}, status_code=201)
+
 
 @router.post("/api/studies/{study_id}/assign", openapi_extra=body_schema(AssignBody))
 async def api_assign(request: Request, web: WebDep, study_id: Id) -> JSONResponse:
@@ -242,6 +252,7 @@ async def api_assign(request: Request, web: WebDep, study_id: Id) -> JSONRespons
         raise HTTPException(400, f"bad assignment request: {err}") from None
     return JSONResponse([_assignment_json(a) for a in made])
 
+
 @router.post("/api/invites", status_code=201, openapi_extra=body_schema(InviteBody))
 async def api_invite(request: Request, web: WebDep) -> JSONResponse:
     user = web.need_user(request, ("admin",))
@@ -255,15 +266,18 @@ async def api_invite(request: Request, web: WebDep) -> JSONResponse:
         raise HTTPException(400, str(err)) from None
     return JSONResponse({"code": code, "link": f"{request.base_url}invite/{code}"}, status_code=201)
 
+
 @router.get("/api/me")
 def api_me(request: Request, web: WebDep) -> JSONResponse:
     user = web.need_user(request)
     return JSONResponse({"id": user.id, "name": user.name, "role": user.role})
 
+
 @router.get("/api/me/assignments")
 def api_my_assignments(request: Request, web: WebDep, study_id: OptionalId = None, state: str = "") -> JSONResponse:
     user = web.need_user(request)
     return JSONResponse([_assignment_json(a) for a in web.studies.assignments(user.id, study_id, state or None)])
+
 
 @router.get("/api/assignments/{assignment_id}")
 def api_assignment(request: Request, web: WebDep, assignment_id: Id) -> JSONResponse:
@@ -271,6 +285,7 @@ def api_assignment(request: Request, web: WebDep, assignment_id: Id) -> JSONResp
     assignment, item, study = _own(web, user, assignment_id)
     shown = item if user.role == "admin" else blinded(item, study.kind)
     return JSONResponse({**_assignment_json(assignment), "item": shown.key, "payload": shown.payload})
+
 
 @router.post("/api/assignments/{assignment_id}", openapi_extra=body_schema(AnswerBody))
 async def api_save(request: Request, web: WebDep, assignment_id: Id) -> JSONResponse:
@@ -286,6 +301,7 @@ async def api_save(request: Request, web: WebDep, assignment_id: Id) -> JSONResp
     except ValueError as err:
         raise HTTPException(400, str(err)) from None
     return JSONResponse(_assignment_json(saved))
+
 
 @router.get("/api/studies/{study_id}/export")
 def api_export(request: Request, web: WebDep, study_id: Id, gold: bool = False) -> Response:
