@@ -44,7 +44,7 @@ def make_store(target: Path) -> Path:
     lines = target.with_name("sst2-20.txt")
     lines.write_text("\n".join(r.split("\t")[0] for r in sentences.read_text().splitlines()[1:]) + "\n")
     for method in ("saliency", "input_x_gradient", "integrated_gradients"):
-        subprocess.run([*CLI, "attribute", str(lines), "--method", method, "--store", str(target)], check=True,
+        subprocess.run([*CLI, "attribute", str(lines), "--explainer", method, "--store", str(target)], check=True,
                        capture_output=True)
     subprocess.run([*CLI, "evaluate", "--file", str(lines), "--model", "tiny-sequence-classification",
                     "--explainer", "gradient", "--explainer", "input_x_gradient", "--metric", "faithfulness",

@@ -46,7 +46,6 @@ PENDING: dict[tuple[str, str], str] = {
     ("interpeval.models.recipes", "interpeval.benchmarks"): "dev A: recipes move to interpeval.training",
     ("interpeval.models.recipes", "interpeval.metrics"): "dev A: recipes move to interpeval.training",
     ("interpeval.models.train", "interpeval.metrics"): "dev A: the training loop moves to interpeval.training",
-    ("interpeval.report.static", "interpeval.web"): "dev B: one renderer owned by report/",
     ("interpeval.models.zoo", "interpeval.models.e5"): "dev A: the zoo circle is cut (model cache helpers)",
     ("interpeval.models.zoo", "interpeval.models.mpnet"): "dev A: the zoo circle is cut (model cache helpers)",
     ("interpeval.models.e5", "interpeval.models.zoo"): "dev A: the zoo circle is cut (model cache helpers)",

@@ -7,7 +7,6 @@ traceback, and a long run never fails at its end because an output path or a par
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 from collections.abc import Iterator, Sequence
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from interpeval.errors import DataError, InterpevalError, OptionError, UnknownName
 
 if TYPE_CHECKING:
-    from interpeval.explain.base import Explainer
+    from interpeval.explain.spec import ExplainerSpec
 
 
 UTF16 = "is UTF-16 text, not UTF-8 (save it as UTF-8)"
@@ -208,59 +207,62 @@ def as_option_error(option: str) -> Iterator[None]:
 
 
 # ------------------------------------------------------------------------------------------------ explainers
-#: parameter name → allowed values, where an explainer checks them only once it runs
-_CHOICES = {"baseline": ("zero", "pad"), "unit": ("word", "token"), "removal": ("attention", "mask", "pad", "unk"),
-            "query": ("cls", "mean", "mask", "mask_key"), "regression": ("ridge", "lasso"), "segment": (0, 1),
-            "method": ("gausslegendre", "riemann_left", "riemann_right", "riemann_middle", "riemann_trapezoid")}
+def explainers(texts: Sequence[str], option: str = "--explainer", labels: bool = True) -> list[ExplainerSpec]:
+    """Every ``[LABEL=]NAME[:key=value,...]`` of ``option`` parsed and checked (:mod:`interpeval.explain.spec`); a
+    bad one is an OptionError naming it. ``labels=False``: the command names its runs by explainer, so a label
+    would be ignored and is refused."""
+    from interpeval.explain.spec import SpecError, UnknownExplainer, parse_checked
+
+    out = []
+    for text in texts:
+        try:
+            spec = parse_checked(text)
+        except SpecError as err:
+            raise (UnknownName if isinstance(err, UnknownExplainer) else OptionError)(option, str(err)) from None
+        if spec.label and not labels:
+            raise OptionError(option, f"{text!r}: this command names its runs by explainer, so a LABEL= would not be "
+                                       f"shown anywhere; write {spec.body}")
+        out.append(spec)
+    return out
 
 
-def _counts_something(name: str) -> bool:
-    return name.startswith(("n_", "num_")) or name.endswith("batch_size")
+def explainer_specs(explainer: Sequence[str], method: str | None, param: Sequence[str], default: str | None = None,
+                    labels: bool = True) -> list[ExplainerSpec]:
+    """The explainers of a command that takes ``--explainer`` (repeatable), or of its deprecated ``--method NAME
+    --param key=value`` spelling (one line on stderr says so); ``default`` when neither is given."""
+    if method is not None or param:
+        if explainer:
+            raise OptionError("--explainer", "give --explainer, or the deprecated --method/--param, not both")
+        deprecated("--method/--param", "--explainer NAME[:key=value,...]")
+        return [legacy_explainer(method or default or "", param)]
+    if not explainer and default is None:
+        raise OptionError("--explainer", "no explainer: give --explainer NAME[:key=value,...] "
+                                         "(interpeval.explain.names())")
+    return explainers(explainer or [default], labels=labels)
 
 
-def explainer_params(method: str, params: dict[str, Any], option: str, method_option: str | None = None
-                     ) -> dict[str, Any]:
-    """Check ``params`` against explainer ``method``'s constructor: known names, value types, ranges, choices.
-    An unknown ``method`` is reported under ``method_option`` (default: ``option``, for ``NAME:key=value`` specs)."""
-    from interpeval import explain
+def legacy_explainer(method: str, params: Sequence[str], method_option: str = "--method",
+                     param_option: str = "--param") -> ExplainerSpec:
+    """The explainer of the old ``--method NAME --param key=value`` spelling, checked like ``--explainer``: an
+    unknown name is reported under ``method_option``, a bad parameter under ``param_option``."""
+    from interpeval.explain.spec import ExplainerSpec, SpecError, UnknownExplainer, check, parse
 
-    with as_option_error(method_option or option):
-        cls = explain.get(method)
-    signature = inspect.signature(cls.__init__)
-    known = {name: p for name, p in signature.parameters.items() if name != "self"}
-    for name, value in params.items():
-        if name not in known:
-            raise OptionError(option, f"explainer {method!r} has no parameter {name!r}; it takes "
-                                      f"{', '.join(known) or 'no parameters'}")
-        annotation = known[name].annotation
-        types = {t.strip() for t in annotation.split("|")} if isinstance(annotation, str) else set()
-        if value is None:
-            if types and "None" not in types:
-                raise OptionError(option, f"{method}: {name} cannot be null")
-            continue
-        wanted = ("bool" if "bool" in types else "int" if "int" in types else "float" if "float" in types
-                  else "str" if "str" in types else "")
-        ok = {"bool": isinstance(value, bool), "int": isinstance(value, int) and not isinstance(value, bool),
-              "float": isinstance(value, (int, float)) and not isinstance(value, bool),
-              "str": isinstance(value, str), "": True}[wanted]
-        if not ok:
-            article = "an" if wanted == "int" else "a"
-            kind = {"int": "integer", "float": "number", "str": "string", "bool": "boolean (true/false)"}[wanted]
-            raise OptionError(option, f"{method}: {name} must be {article} {kind}, got {value!r}")
-        if wanted in ("int", "float") and _counts_something(name) and value < 1:
-            raise OptionError(option, f"{method}: {name} must be >= 1, got {value!r}")
-        if name == "kernel_width" and value <= 0:
-            raise OptionError(option, f"{method}: kernel_width must be > 0, got {value!r}")
-        if name in _CHOICES and value not in _CHOICES[name]:
-            raise OptionError(option, f"{method}: {name} must be one of {', '.join(map(str, _CHOICES[name]))}, "
-                                      f"got {value!r}")
-    return params
+    try:
+        spec = parse(method)
+    except SpecError as err:
+        raise (UnknownName if isinstance(err, UnknownExplainer) else OptionError)(method_option, str(err)) from None
+    for item in params:
+        if "=" not in item or not item.partition("=")[0].strip():
+            raise OptionError(param_option, f"expects key=value, got {item!r}")
+    try:
+        extra = parse(f"{spec.name}:{','.join(params)}", known=False).params if params else {}
+        return check(ExplainerSpec(spec.name, {**spec.params, **extra}, spec.label))
+    except SpecError as err:
+        raise OptionError(param_option, str(err)) from None
 
 
-def make_explainer(method: str, params: dict[str, Any], option: str = "--param", method_option: str = "--method"
-                   ) -> Explainer:
-    """A checked explainer instance (see :func:`explainer_params`)."""
-    from interpeval import explain
+def deprecated(old: str, new: str) -> None:
+    """One line on stderr: ``old`` still works for this release; ``new`` is how to write it."""
+    import sys
 
-    explainer_params(method, params, option, method_option)
-    return explain.get(method)(**params)
+    print(f"interpeval: deprecated: {old} goes in the next release; use {new}", file=sys.stderr)

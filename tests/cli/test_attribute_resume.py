@@ -61,7 +61,12 @@ def test_killed_run_resumes_to_identical_results(tmp_path):
 
 
 def test_bad_param_is_one_clear_line(tmp_path):
-    result = subprocess.run(CLI + ["attribute", str(_sentences(tmp_path)), "--param", "n_steps",
+    result = subprocess.run(CLI + ["attribute", str(_sentences(tmp_path)), "--explainer", "integrated_gradients:n_steps",
                                    "--store", str(tmp_path / "s.sqlite")], capture_output=True, text=True)
     assert result.returncode == 2
-    assert result.stderr.strip() == "interpeval: error: --param expects key=value, got 'n_steps'"
+    assert result.stderr.strip() == ("interpeval: error: --explainer: explainer 'integrated_gradients:n_steps': "
+                                     "parameter 'n_steps' is not key=value")
+    old = subprocess.run(CLI + ["attribute", str(_sentences(tmp_path)), "--param", "n_steps",
+                                "--store", str(tmp_path / "s.sqlite")], capture_output=True, text=True)
+    assert old.returncode == 2 and old.stderr.strip().splitlines()[1:] == [
+        "interpeval: error: --param: expects key=value, got 'n_steps'"]  # after the one deprecation line

@@ -55,3 +55,16 @@ def test_wheel_carries_package_data_but_no_non_commercial_treebank(wheel):
 def test_wheel_fits_pypis_default_file_size_limit(wheel):
     """PyPI refuses files over 100 MB unless the project is granted more: the zoo's heads must fit under it."""
     assert Path(wheel.filename).stat().st_size < 100 * 1000 * 1000
+
+
+def test_wheel_carries_the_renderers_templates_and_assets(wheel):
+    """report/ owns the one Jinja2 environment: every template and asset it loads at run time is in the wheel."""
+    from interpeval.report.render import ASSETS
+
+    names = set(wheel.namelist())
+    templates = sorted((PACKAGE / "report" / "templates").glob("*.html"))
+    assert len(templates) > 10
+    for file in templates:
+        assert f"interpeval/report/templates/{file.name}" in names, file
+    for name in ASSETS:
+        assert f"interpeval/report/assets/{name}" in names, name

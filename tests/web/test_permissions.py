@@ -145,10 +145,21 @@ def test_every_route_of_the_app_is_in_the_table(seeded):
     from interpeval.web import create_app
 
     app = create_app(seeded[0])
-    served = {(method, route.path) for route in app.routes for method in getattr(route, "methods", ()) or ()
+    served = {(method, route.path) for route in _routes(app) for method in getattr(route, "methods", ()) or ()
               if method != "HEAD" and route.path not in ("/api/docs", "/api/openapi.json", "/docs/oauth2-redirect", "/static/{name}")}
     tabled = {(m, p.split("?")[0].replace("{R}", "{run_id}").replace("{I}", "{instance_id}")
                .replace("{S}", "{study_id}").replace("{A}", "{assignment_id}")
                .replace("/invite/not-a-code", "/invite/{code}").replace("quackie.csv", "{benchmark}.csv").replace("swagger-ui.css", "{name}"))
               for m, p, *_ in ROUTES}
     assert served <= tabled, sorted(served - tabled)
+    assert ("GET", "/runs/{run_id}") in served and ("POST", "/api/studies") in served  # the routers' routes are seen
+
+
+def _routes(app):
+    """Every route of the app, those of its included routers too (FastAPI >= 0.16x keeps a router whole in
+    ``app.routes``; ``iter_route_contexts`` walks into it)."""
+    try:
+        from fastapi.routing import iter_route_contexts
+    except ImportError:  # older FastAPI copies an included router's routes into app.routes
+        return app.routes
+    return [context.original_route for context in iter_route_contexts(app.routes)]

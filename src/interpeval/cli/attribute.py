@@ -7,7 +7,6 @@ the same as those of an uninterrupted run.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
@@ -20,16 +19,15 @@ from interpeval.validate import read_text
 
 
 def parse_params(items: list[str]) -> dict[str, object]:
-    """``key=value`` pairs; values are read as JSON when they parse, else kept as strings."""
+    """``key=value`` pairs (``--option``'s metric parameters); values are read as in an explainer spec."""
+    from interpeval.explain.spec import read_value
+
     params: dict[str, object] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise InterpevalError(f"--param expects key=value, got {item!r}")
-        try:
-            params[key] = json.loads(value)
-        except json.JSONDecodeError:
-            params[key] = value
+        params[key] = read_value(value)
     return params
 
 
@@ -46,8 +44,11 @@ def read_lines(path: Path) -> list[tuple[str, str]]:
 def attribute(
     file: Path = typer.Argument(..., exists=True, dir_okay=False, help="UTF-8 text file, one input per line."),
     model: str = typer.Option("tiny-sequence-classification", help="zoo name, local directory or hub id"),
-    method: str = typer.Option("integrated_gradients", help="explainer name (`interpeval.explain.names()`)"),
-    param: list[str] = typer.Option([], "--param", help="explainer parameter key=value (repeatable)"),
+    explainer: list[str] = typer.Option([], "--explainer", help="NAME[:key=value,...], e.g. "
+                                        "integrated_gradients:n_steps=20 (repeatable: one run each; default "
+                                        "integrated_gradients)"),
+    method: str = typer.Option(None, "--method", hidden=True, help="deprecated: --explainer NAME"),
+    param: list[str] = typer.Option([], "--param", hidden=True, help="deprecated: --explainer NAME:key=value"),
     chunk: int = typer.Option(8, help="lines explained per call (and per store transaction)"),
     store: Path = typer.Option(None, help="SQLite store (default: $INTERPEVAL_STORE or the user data dir)"),
 ) -> None:
@@ -58,12 +59,15 @@ def attribute(
 
     validate.at_least(chunk, 1, "--chunk")
     validate.store(store)
-    explainer = validate.make_explainer(method, parse_params(param))
+    specs = validate.explainer_specs(explainer, method, param, default="integrated_gradients", labels=False)
+    built = [spec.build() for spec in specs]
     rows = read_lines(file)
     loaded = models.load(model)
     models.say_truncated(loaded, [text for _, text in rows])
-    bench = AttributeLines(loaded, explainer, method, rows, file.name, fingerprint_files(file), chunk)
     with Store(store) as db, Progress(transient=True) as progress:
-        task = progress.add_task(f"{method} on {loaded.name}", total=len(rows))
-        outcome = resume(bench, db, lambda done, total: progress.update(task, completed=done))
-        typer.echo(f"run {outcome.run.id}: {len(rows)} lines, {outcome.computed} explained now, store {db.path}")
+        for spec, instance in zip(specs, built, strict=True):
+            bench = AttributeLines(loaded, instance, spec.name, rows, file.name, fingerprint_files(file), chunk)
+            task = progress.add_task(f"{spec.name} on {loaded.name}", total=len(rows))
+            outcome = resume(bench, db, lambda done, total, task=task: progress.update(task, completed=done))
+            typer.echo(f"run {outcome.run.id}: {len(rows)} lines, {outcome.computed} explained now, store {db.path}")
+

@@ -32,7 +32,7 @@ def evaluate(
                                                    "a perturbed text (consistency metrics)."),
     model: str = typer.Option("minilm-sst2", "--model", help="Zoo name, local model directory or hub id."),
     explainer: list[str] = typer.Option(["gradient", "integrated_gradients:n_steps=50"], "--explainer",
-                                        help="NAME[:key=value,...] (repeatable)."),
+                                        help="[LABEL=]NAME[:key=value,...] (repeatable)."),
     metric: list[str] = typer.Option(["ferret"], "--metric", help="Metric name or preset: ferret, faithfulness, "
                                                                   "plausibility, all (repeatable)."),
     option: list[str] = typer.Option([], "--option", help="Metric option METRIC:key=value, e.g. "
@@ -50,7 +50,7 @@ def evaluate(
     from interpeval.cli.explain import parse_target
     from interpeval.evaluate import Input
     from interpeval.evaluate import evaluate as run_evaluation
-    from interpeval.evaluate.engine import parse_method, resolve_metrics
+    from interpeval.evaluate.engine import resolve_metrics
     from interpeval.evaluate.inputs import read_inputs
     from interpeval.models import load, say_truncated
     from interpeval.store import Store
@@ -62,16 +62,13 @@ def evaluate(
     validate.store(store)
     if out is not None:
         validate.output_dir(out, "--out")
-    for spec in explainer:
-        with validate.as_option_error("--explainer"):
-            parsed = parse_method(spec)
-        validate.explainer_params(parsed.explainer, parsed.params, "--explainer")
+    specs = validate.explainers(explainer)
     with validate.as_option_error("--metric"):
         resolve_metrics(metric)
     inputs = read_inputs(file) if file is not None else [Input(str(i), t) for i, t in enumerate(texts)]
     options = parse_options(option)
     parsed_target = parse_target(target)
-    if baseline and not any(spec.partition(":")[0] == "random" for spec in explainer):
+    if baseline and not any(spec.name == "random" for spec in specs):
         explainer = [*explainer, "random"]
     loaded = load(model, device=device)
     say_truncated(loaded, [i.text for i in inputs] + [i.partner for i in inputs if i.partner])

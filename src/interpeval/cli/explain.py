@@ -1,4 +1,4 @@
-"""`interpeval explain TEXT --model NAME --method NAME`: explain one input and print a heatmap in the terminal."""
+"""`interpeval explain TEXT --model NAME --explainer NAME[:key=value,...]`: explain one input and print a heatmap in the terminal."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
-from interpeval.cli.attribute import parse_params
 from interpeval.errors import OptionError
 
 if TYPE_CHECKING:  # torch is slow to import: the CLI loads it only when a command needs it
@@ -33,11 +33,14 @@ def parse_target(spec: str | None) -> Target | None:
 def explain(
     text: str = typer.Argument(..., help="The input text (the question for extractive QA)."),
     model: str = typer.Option(..., "--model", help="Zoo name, local model directory or hub id."),
-    method: str = typer.Option(..., "--method", help="Explainer name (interpeval.explain.names())."),
+    explainer: str = typer.Option(None, "--explainer", help="NAME[:key=value,...], e.g. lime:n_samples=200 "
+                                  "(interpeval.explain.names())."),
+    method: str = typer.Option(None, "--method", hidden=True, help="Deprecated: --explainer NAME."),
     kind: str = typer.Option(None, "--kind", help="Model kind when the checkpoint does not say."),
     target: str = typer.Option(None, "--target", help="Target NAME or NAME:INDEX, e.g. class_prob:1."),
     pair: str = typer.Option(None, "--pair", help="Second text (pair / QA context)."),
-    param: list[str] = typer.Option([], "--param", help="Explainer parameter key=value (repeatable)."),  # noqa: B006
+    param: list[str] = typer.Option([], "--param", hidden=True,  # noqa: B006
+                                    help="Deprecated: --explainer NAME:key=value."),
     html: Path = typer.Option(None, "--html", help="Also write a self-contained HTML heatmap here."),
     device: str = typer.Option("auto", "--device"),
 ) -> None:
@@ -52,7 +55,9 @@ def explain(
     validate.device(device)
     if html is not None:
         validate.output_file(html, "--html")
-    explainer = validate.make_explainer(method, parse_params(param))
+    (spec,) = validate.explainer_specs([explainer] if explainer else [], method, param, labels=False)
+    option = "--explainer" if explainer else "--method"
+    instance = spec.build()
     parsed_target = parse_target(target)
     loaded = load(model, kind=kind, device=device)
     pairs = None if pair is None else [pair]
@@ -64,12 +69,12 @@ def explain(
             loaded.check_target(parsed_target)
             if parsed_target.index is not None:  # one forward pass says whether the model has that output
                 loaded.score_texts(text, pairs, parsed_target)
-    if loaded.kind not in explainer.kinds:
-        raise OptionError("--method", f"{method} does not explain {loaded.kind} models (it explains "
-                                      f"{', '.join(explainer.kinds)})")
-    (attribution,) = explainer.explain(loaded, text, parsed_target, pairs)
+    if loaded.kind not in instance.kinds:
+        raise OptionError(option, f"{spec.name} does not explain {loaded.kind} models (it explains "
+                                  f"{', '.join(instance.kinds)})")
+    (attribution,) = instance.explain(loaded, text, parsed_target, pairs)
     console = Console()
-    console.print(f"[bold]{method}[/] on [bold]{loaded.name}[/] ({loaded.kind}), target {attribution.target}")
+    console.print(f"[bold]{escape(str(spec))}[/] on [bold]{loaded.name}[/] ({loaded.kind}), target {attribution.target}")
     console.print(attribution.rich())
     for segment, name, given in ((0, "TEXT", text), (1, "--pair", pair)):
         seen = max((end for (_, end), seg in zip(attribution.offsets, attribution.segments, strict=True)
@@ -80,6 +85,6 @@ def explain(
     top = attribution.top_k(5)
     console.print("top tokens: " + ", ".join(f"{attribution.tokens[i]} ({attribution.scores[i]:.4g})" for i in top))
     if html is not None:
-        html.write_text(f"<!doctype html><meta charset='utf-8'><title>{method}</title>{attribution.html()}",
+        html.write_text(f"<!doctype html><meta charset='utf-8'><title>{spec.name}</title>{attribution.html()}",
                         encoding="utf-8")
         console.print(f"wrote {html}")

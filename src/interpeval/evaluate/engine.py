@@ -64,21 +64,12 @@ class Method:
 
 
 def parse_method(spec: str) -> Method:
-    """``NAME`` or ``NAME:key=value,...`` (values read as JSON when they parse); the label is the spec itself."""
-    from interpeval import explain
+    """An explainer spec ``[LABEL=]NAME[:key=value,...]`` (:mod:`interpeval.explain.spec`); without a label the
+    tables name it by the spec itself."""
+    from interpeval.explain.spec import parse
 
-    name, _, args = spec.partition(":")
-    params: dict[str, Any] = {}
-    for item in filter(None, (a.strip() for a in args.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise ValueError(f"explainer {spec!r}: parameter {item!r} is not key=value")
-        try:
-            params[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            params[key.strip()] = value
-    explain.get(name.strip())  # unknown names fail here, with the list of known ones
-    return Method(spec.strip(), name.strip(), params)
+    parsed = parse(spec)
+    return Method(parsed.label or spec.strip(), parsed.name, dict(parsed.params))
 
 
 def resolve_metrics(specs: Sequence[str]) -> list[str]:

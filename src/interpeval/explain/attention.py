@@ -25,6 +25,7 @@ import torch
 from transformers import BatchEncoding
 
 from interpeval.explain.base import Explainer
+from interpeval.explain.params import BATCH_SIZE, Param
 from interpeval.explain.registry import register
 from interpeval.models.base import Model, Target
 
@@ -47,6 +48,9 @@ class Attention(Explainer):
 
     needs_gradients = False
     signed = False
+
+    parameters = {"query": Param(str, choices=QUERIES), "layer": Param(int), "official": Param(bool),
+                  "batch_size": BATCH_SIZE}
 
     def __init__(self, query: str = "cls", layer: int = -1, official: bool = False,
                  batch_size: int | None = None) -> None:

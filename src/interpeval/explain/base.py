@@ -19,6 +19,7 @@ import torch
 from transformers import BatchEncoding
 
 from interpeval.explain.attribution import Attribution
+from interpeval.explain.params import Param
 from interpeval.models.base import Model, Target
 
 #: the model kinds whose targets are one scalar per (text, pair) input.
@@ -33,7 +34,9 @@ class Explainer:
     """Base class. Subclasses set the flags, define ``__init__`` storing their params, and ``_attribute``.
 
     Flags: ``needs_gradients`` (backpropagates through the model), ``signed`` (scores can be negative),
-    ``stochastic`` (depends on ``seed``), ``kinds`` (model kinds it supports).
+    ``stochastic`` (depends on ``seed``), ``kinds`` (model kinds it supports). ``parameters`` declares every
+    constructor parameter (:class:`~interpeval.explain.spec.Param`: type, choices, bounds), which the explainer
+    spec checks before any work; a subclass with other constructor parameters declares its own.
     """
 
     name: ClassVar[str] = ""
@@ -43,6 +46,8 @@ class Explainer:
     kinds: ClassVar[tuple[str, ...]] = SCALAR_KINDS
     #: how many inputs one ``_attribute`` call receives (perturbation methods take one at a time, unpadded)
     rows_per_call: ClassVar[int | None] = None
+    #: constructor parameter → what it accepts (None: read from the constructor's annotations, for plug-ins)
+    parameters: ClassVar[dict[str, Param] | None] = None
 
     batch_size: int | None = None
     seed: int | None = None

@@ -11,8 +11,9 @@ import numpy as np
 from captum.attr import LayerDeepLift
 from transformers import BatchEncoding
 
-from interpeval.explain._captum import ScoreModule, baseline_ids, forward_args, token_scores
+from interpeval.explain._captum import BASELINES, ScoreModule, baseline_ids, forward_args, token_scores
 from interpeval.explain.base import Explainer
+from interpeval.explain.params import BATCH_SIZE, SEGMENT, Param
 from interpeval.explain.registry import register
 from interpeval.models.base import Model, Target
 
@@ -24,6 +25,8 @@ class DeepLift(Explainer):
 
     needs_gradients = True
     signed = True
+
+    parameters = {"baseline": Param(str, choices=BASELINES), "batch_size": BATCH_SIZE, "segment": SEGMENT}
 
     def __init__(self, baseline: str = "zero", batch_size: int | None = None, segment: int | None = None) -> None:
         self.baseline = baseline

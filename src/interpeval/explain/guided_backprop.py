@@ -16,6 +16,7 @@ from transformers import BatchEncoding
 
 from interpeval.explain._captum import EmbeddingScore, embedding_output, forward_args
 from interpeval.explain.base import Explainer
+from interpeval.explain.params import BATCH_SIZE
 from interpeval.explain.registry import register
 from interpeval.models.base import Model, Target
 
@@ -40,6 +41,8 @@ class GuidedBackprop(Explainer):
 
     needs_gradients = True
     signed = True
+
+    parameters = {"batch_size": BATCH_SIZE}
 
     def __init__(self, batch_size: int | None = None) -> None:
         self.batch_size = batch_size

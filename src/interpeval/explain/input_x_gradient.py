@@ -8,6 +8,7 @@ from transformers import BatchEncoding
 
 from interpeval.explain._captum import ScoreModule, forward_args, token_scores
 from interpeval.explain.base import Explainer
+from interpeval.explain.params import BATCH_SIZE
 from interpeval.explain.registry import register
 from interpeval.models.base import Model, Target
 
@@ -18,6 +19,8 @@ class InputXGradient(Explainer):
 
     needs_gradients = True
     signed = True
+
+    parameters = {"batch_size": BATCH_SIZE}
 
     def __init__(self, batch_size: int | None = None) -> None:
         self.batch_size = batch_size

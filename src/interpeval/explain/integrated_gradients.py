@@ -10,8 +10,9 @@ import numpy as np
 from captum.attr import LayerIntegratedGradients
 from transformers import BatchEncoding
 
-from interpeval.explain._captum import ScoreModule, baseline_ids, forward_args, token_scores
+from interpeval.explain._captum import BASELINES, ScoreModule, baseline_ids, forward_args, token_scores
 from interpeval.explain.base import Explainer
+from interpeval.explain.params import BATCH_SIZE, SEGMENT, Param
 from interpeval.explain.registry import register
 from interpeval.models.base import Model, Target
 
@@ -27,6 +28,11 @@ class IntegratedGradients(Explainer):
 
     needs_gradients = True
     signed = True
+
+    parameters = {"n_steps": Param(int, minimum=1), "baseline": Param(str, choices=BASELINES),
+                  "method": Param(str, choices=("gausslegendre", "riemann_left", "riemann_right", "riemann_middle",
+                                                "riemann_trapezoid")),
+                  "internal_batch_size": BATCH_SIZE, "batch_size": BATCH_SIZE, "segment": SEGMENT}
 
     def __init__(self, n_steps: int = 50, baseline: str = "zero", method: str = "gausslegendre",
                  internal_batch_size: int | None = None, batch_size: int | None = None,

@@ -11,8 +11,9 @@ from __future__ import annotations
 import torch
 from captum.attr import KernelShap as CaptumKernelShap
 
-from interpeval.explain._perturb import PresenceScore, WordPerturbationExplainer
+from interpeval.explain._perturb import REMOVALS, UNITS, PresenceScore, WordPerturbationExplainer
 from interpeval.explain.lime import _Surrogate
+from interpeval.explain.params import BATCH_SIZE, SEED, SEGMENT, Param
 from interpeval.explain.registry import register
 
 REGRESSIONS = ("linear", "lasso")
@@ -31,6 +32,10 @@ class KernelShap(WordPerturbationExplainer):
     needs_gradients = False
     signed = True
     stochastic = True
+
+    parameters = {"n_samples": Param(int, minimum=1), "unit": Param(str, choices=UNITS),
+                  "removal": Param(str, choices=REMOVALS), "seed": SEED, "batch_size": BATCH_SIZE, "segment": SEGMENT,
+                  "regression": Param(str, choices=REGRESSIONS), "alpha": Param(float, minimum=0)}
 
     def __init__(self, n_samples: int = 500, unit: str = "word", removal: str = "attention", seed: int | None = 0,
                  batch_size: int | None = None, segment: int | None = None, regression: str = "linear",

@@ -23,7 +23,8 @@ from captum._utils.models.linear_model import LinearModel
 from captum.attr import Lime as CaptumLime
 from captum.attr._core.lime import get_exp_kernel_similarity_function
 
-from interpeval.explain._perturb import PresenceScore, WordPerturbationExplainer
+from interpeval.explain._perturb import REMOVALS, UNITS, PresenceScore, WordPerturbationExplainer
+from interpeval.explain.params import BATCH_SIZE, SEED, SEGMENT, Param
 from interpeval.explain.registry import register
 
 REGRESSIONS = ("ridge", "lasso")
@@ -109,6 +110,12 @@ class Lime(WordPerturbationExplainer):
     needs_gradients = False
     signed = True
     stochastic = True
+
+    parameters = {"n_samples": Param(int, minimum=1), "kernel_width": Param(float, above=0),
+                  "alpha": Param(float, minimum=0), "unit": Param(str, choices=UNITS),
+                  "removal": Param(str, choices=REMOVALS), "seed": SEED, "batch_size": BATCH_SIZE,
+                  "regression": Param(str, choices=REGRESSIONS), "num_features": Param(int, minimum=1, nullable=True),
+                  "segment": SEGMENT}
 
     def __init__(self, n_samples: int = 500, kernel_width: float = 25.0, alpha: float = 1.0, unit: str = "word",
                  removal: str = "attention", seed: int | None = 0, batch_size: int | None = None,

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import torch
 
-from interpeval.explain._perturb import PresenceScore, WordPerturbationExplainer
+from interpeval.explain._perturb import REMOVALS, UNITS, PresenceScore, WordPerturbationExplainer
+from interpeval.explain.params import BATCH_SIZE, SEGMENT, Param
 from interpeval.explain.registry import register
 
 
@@ -21,6 +22,9 @@ class Occlusion(WordPerturbationExplainer):
 
     needs_gradients = False
     signed = True
+
+    parameters = {"unit": Param(str, choices=UNITS), "removal": Param(str, choices=REMOVALS),
+                  "batch_size": BATCH_SIZE, "segment": SEGMENT}
 
     def __init__(self, unit: str = "word", removal: str = "attention", batch_size: int | None = None,
                  segment: int | None = None) -> None:

@@ -7,6 +7,7 @@ import torch
 from transformers import BatchEncoding
 
 from interpeval.explain.base import Explainer, special_mask
+from interpeval.explain.params import BATCH_SIZE, SEED
 from interpeval.explain.registry import register
 from interpeval.models.base import Model, Target
 
@@ -18,6 +19,8 @@ class Random(Explainer):
     needs_gradients = False
     signed = False
     stochastic = True
+
+    parameters = {"seed": SEED, "batch_size": BATCH_SIZE}
 
     def __init__(self, seed: int | None = 0, batch_size: int | None = None) -> None:
         self.seed = seed

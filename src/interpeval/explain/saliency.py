@@ -12,6 +12,7 @@ from transformers import BatchEncoding
 
 from interpeval.explain._captum import ScoreModule, forward_args
 from interpeval.explain.base import Explainer
+from interpeval.explain.params import BATCH_SIZE, Param
 from interpeval.explain.registry import register
 from interpeval.models.base import Model, Target
 
@@ -22,6 +23,8 @@ class Saliency(Explainer):
 
     needs_gradients = True
     signed = False
+
+    parameters = {"abs": Param(bool), "batch_size": BATCH_SIZE}
 
     def __init__(self, abs: bool = True, batch_size: int | None = None) -> None:  # noqa: A002 (Captum's name)
         self.abs = abs

@@ -15,6 +15,7 @@ from transformers import BatchEncoding
 
 from interpeval.explain._captum import EmbeddingScore, embedding_output, forward_args
 from interpeval.explain.base import Explainer
+from interpeval.explain.params import BATCH_SIZE, SEED, Param
 from interpeval.explain.registry import register
 from interpeval.models.base import Model, Target
 
@@ -26,6 +27,9 @@ class SmoothGrad(Explainer):
     needs_gradients = True
     signed = False
     stochastic = True
+
+    parameters = {"n_samples": Param(int, minimum=1), "stdevs": Param(float, minimum=0), "abs": Param(bool),
+                  "seed": SEED, "batch_size": BATCH_SIZE}
 
     def __init__(self, n_samples: int = 5, stdevs: float = 1.0, abs: bool = True,  # noqa: A002
                  seed: int | None = 0, batch_size: int | None = None) -> None:

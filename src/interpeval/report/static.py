@@ -22,7 +22,7 @@ def write_static_report(store_path: str | Path | None, out: str | Path, run_ids:
                         title: str = "interpeval report", summary: dict[str, Any] | None = None,
                         tasks_dir: str | Path | None = None, examples: int = EXAMPLES_PER_RUN) -> Path:
     """Write ``out`` (one HTML file) for the given runs (all runs of the store by default)."""
-    from interpeval.web.render import render
+    from interpeval.report.render import render
 
     with Store(store_path) as store:
         wanted = None if run_ids is None else {int(r) for r in run_ids}

@@ -27,7 +27,7 @@ def test_the_paper_configuration_is_accepted_by_the_registry():
     assert PAPER_METHODS["lime"] == {"n_samples": 3000, "regression": "lasso", "alpha": 3e-4}
     assert PAPER_METHODS["kernel_shap"] == PAPER_METHODS["lime"]
     assert PAPER_METHODS["integrated_gradients"] == {"n_steps": 50, "baseline": "zero"}
-    with pytest.raises(InterpevalError, match="explainer 'deeplift' does not take n_steps"):
+    with pytest.raises(InterpevalError, match="explainer 'deeplift' has no parameter 'n_steps'"):
         check_methods({"deeplift": {"n_steps": 3}})
     with pytest.raises(InterpevalError, match="unknown explainer 'shapley'"):
         check_methods({"shapley": {}})

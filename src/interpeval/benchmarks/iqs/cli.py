@@ -17,18 +17,31 @@ app.add_typer(study_app, name="study")
 _STORE = typer.Option(None, help="Results store (default: $INTERPEVAL_STORE or the user data dir).")
 
 
-def _methods(spec: str, perturbations: int | None) -> dict:
+def _methods(explainer: list[str], perturbations: int | None, legacy: str | None = None) -> dict:
+    """Explainer name → parameters from ``--explainer`` (``paper``: the paper's six; one of them by name: with the
+    paper's parameters, which ``key=value`` overrides; any other registered explainer with its own defaults). A
+    study keys its methods by explainer name, so each explainer comes once and takes no LABEL=."""
+    from interpeval import validate
     from interpeval.benchmarks.iqs.explanations import PAPER_METHODS
 
-    chosen = list(PAPER_METHODS) if spec == "paper" else [m.strip() for m in spec.split(",") if m.strip()]
-    unknown = [m for m in chosen if m not in PAPER_METHODS]
-    if unknown:
-        raise OptionError("--methods", f"unknown IQS method(s) {', '.join(unknown)}; the paper's: "
-                                       f"{', '.join(PAPER_METHODS)}")
+    option = "--explainer"
+    if legacy is not None:
+        if explainer:
+            raise OptionError("--explainer", "give --explainer, or the deprecated --methods, not both")
+        validate.deprecated("--methods", "--explainer NAME (repeatable) or --explainer paper")
+        explainer, option = [m.strip() for m in legacy.split(",") if m.strip()], "--methods"
+    texts = [m for t in explainer or ["paper"] for m in (list(PAPER_METHODS) if t.strip() == "paper" else [t])]
     if perturbations is not None and perturbations < 1:
         raise OptionError("--perturbations", f"must be >= 1, got {perturbations}")
-    return {m: {**PAPER_METHODS[m], **({"n_samples": perturbations} if perturbations and "n_samples" in
-                                        PAPER_METHODS[m] else {})} for m in chosen}
+    chosen: dict[str, dict] = {}
+    for spec in validate.explainers(texts, option, labels=False):
+        if spec.name in chosen:
+            raise OptionError(option, f"{spec.name} is given twice: a study shows each explainer once")
+        params = {**PAPER_METHODS.get(spec.name, {}), **spec.params}
+        if perturbations and "n_samples" in PAPER_METHODS.get(spec.name, {}) and "n_samples" not in spec.params:
+            params["n_samples"] = perturbations
+        chosen[spec.name] = params
+    return chosen
 
 
 @study_app.command("create")
@@ -41,8 +54,11 @@ def create(
                                              "vendored one."),
         per_class: int = typer.Option(25, help="Samples per class (paper: 25, i.e. 50 per task)."),
         seed: int = typer.Option(0, help="Seed of the sample draw and the item order."),
-        methods: str = typer.Option("paper", help="'paper' (the six methods with the paper's parameters) or a "
-                                                  "comma-separated subset of them."),
+        explainer: list[str] = typer.Option([], "--explainer", help="'paper' (default: the paper's six methods with "
+                                            "its parameters), one of them by name (the paper's parameters, "
+                                            "key=value overrides them) or any registered NAME[:key=value,...] "
+                                            "(repeatable)."),
+        methods: str = typer.Option(None, "--methods", hidden=True, help="Deprecated: --explainer NAME."),
         perturbations: int = typer.Option(None, help="LIME / Kernel SHAP samples per input instead of the paper's "
                                                      "3000 (recorded with the study and every table)."),
         threshold: float = typer.Option(0.0, help="Marked words: |score| > threshold × max |score| (0: any "
@@ -70,7 +86,7 @@ def create(
     validate.store(store)
     if data is not None:
         validate.input_file(data)
-    chosen_methods = _methods(methods, perturbations)
+    chosen_methods = _methods(explainer, perturbations, methods)
     marking = Marking(threshold, top_k, sign)
     with Studies(store) as studies:
         users = {u.name: u for u in studies.users()}

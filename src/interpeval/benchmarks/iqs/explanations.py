@@ -8,7 +8,6 @@ equal-share rule (:meth:`Attribution.to_words`); a pair input (STS-B, QNLI) list
 
 from __future__ import annotations
 
-import inspect
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -96,19 +95,14 @@ def _pairs(samples: list[Sample]) -> list[str] | None:
 
 
 def check_methods(methods: Mapping[str, Mapping[str, Any]]) -> None:
-    """Fail before any work when a method is unknown or does not take one of its parameters."""
-    from interpeval.explain import registry
+    """Fail before any work when a method is unknown or one of its parameters does not fit it."""
+    from interpeval.explain.spec import ExplainerSpec, SpecError, check
 
     for name, params in methods.items():
         try:
-            cls = registry.get(name)
-        except KeyError as err:
-            raise InterpevalError(str(err.args[0])) from None
-        accepted = set(inspect.signature(cls.__init__).parameters) - {"self"}
-        unknown = sorted(set(params) - accepted)
-        if unknown:
-            raise InterpevalError(f"explainer {name!r} does not take {', '.join(unknown)} "
-                                  f"(it takes {', '.join(sorted(accepted))})")
+            check(ExplainerSpec(name, params))
+        except SpecError as err:
+            raise InterpevalError(str(err)) from None
 
 
 def explain_samples(model: Model, task: Task, samples: list[Sample],

@@ -35,16 +35,34 @@ def _progress(tag: str, done: int, total: int) -> None:
     typer.echo(f"  {tag}: {done}/{total}", err=True)
 
 
-def _specs(explainers: str, att_direction: str, method: list[str], param: list[str]) -> dict:
+def _specs(explainer: list[str], att_direction: str, explainers: str | None = None, method: list[str] = (),
+           param: list[str] = ()) -> dict:
+    """Labels → (registered explainer, params) from ``--explainer`` (the paper's ``ATT`` / ``IG`` by label, or any
+    ``[LABEL=]NAME[:key=value,...]``, named by its label or else the spec); the deprecated ``--explainers ATT,IG``
+    and ``--method NAME --param key=value`` still work for this release. No ``--explainer``: ATT and IG."""
     from interpeval import validate
-    from interpeval.benchmarks.plm.suite import explainer_specs
-    from interpeval.cli.attribute import parse_params
+    from interpeval.benchmarks.plm.suite import DEFAULT_EXPLAINERS, explainer_specs
 
-    params = parse_params(param)
-    for name in method:
-        validate.explainer_params(name, params, "--param", "--method")
-    with validate.as_option_error("--explainers/--att-direction"):
-        return explainer_specs(_langs(explainers), att_direction, [(m, params) for m in method])
+    labels = [text.strip() for text in explainer if text.strip() in DEFAULT_EXPLAINERS]
+    extra = [(spec.label or spec.body, spec.name, dict(spec.params))
+             for spec in validate.explainers([t for t in explainer if t.strip() not in DEFAULT_EXPLAINERS])]
+    if explainers is not None:
+        validate.deprecated("--explainers", "--explainer ATT --explainer IG")
+        labels += _langs(explainers)
+    if method or param:
+        validate.deprecated("--method/--param", "--explainer NAME[:key=value,...]")
+        extra += [(spec.name, spec.name, dict(spec.params)) for spec in (validate.legacy_explainer(m, param)
+                                                                        for m in method)]
+    if not explainer and explainers is None:  # the paper's pair (the old --method added to it)
+        labels = list(DEFAULT_EXPLAINERS)
+    option = "--explainer" if explainers is None else "--explainers"
+    with validate.as_option_error(f"{option}/--att-direction"):
+        specs = explainer_specs(labels, att_direction)
+    for label, name, params in extra:
+        if label in specs:
+            raise OptionError("--explainer", f"two explainers are labelled {label!r}: give one a LABEL=")
+        specs[label] = (name, params)
+    return specs
 
 
 def _check_common(out: Path, device: str, store: Path | None = None, *counts: tuple[str, int | None]) -> None:
@@ -162,10 +180,12 @@ def run_cmd(
         golden: Path = typer.Argument(..., help="Golden file (plm-<lang>.golden.jsonl or a TrustAI golden file)."),
         model: list[str] = typer.Option(..., "--model", help="Masked LM: zoo name, directory or hub id "
                                                              "(repeatable)."),
-        explainers: str = typer.Option("ATT,IG", help="The paper's explainers by label (ATT, IG); '' for none."),
+        explainer: list[str] = typer.Option([], "--explainer", help="The paper's ATT or IG, or any [LABEL=]NAME"
+                                            "[:key=value,...] (repeatable; default: ATT and IG)."),
         att_direction: str = typer.Option("query", help="ATT: 'query' ([MASK] rows, TrustAI; default) or 'key'."),
-        method: list[str] = typer.Option([], "--method", help="Any registered explainer, added (repeatable)."),
-        param: list[str] = typer.Option([], "--param", help="key=value for the --method explainers."),
+        explainers: str = typer.Option(None, "--explainers", hidden=True, help="Deprecated: --explainer ATT ..."),
+        method: list[str] = typer.Option([], "--method", hidden=True, help="Deprecated: --explainer NAME."),
+        param: list[str] = typer.Option([], "--param", hidden=True, help="Deprecated: --explainer NAME:key=value."),
         target: str = typer.Option("gold", help="Explain the gold answer's tokens ('gold') or the prediction."),
         per_dimension: int = typer.Option(None, help="Only the first N originals per dimension (+ partners)."),
         unique_only: bool = typer.Option(False, "--unique-only", help="Only originals flagged unique (+ partners)."),
@@ -184,9 +204,9 @@ def run_cmd(
     _check_common(out, device, store, ("--per-dimension", per_dimension))
     validate.one_of(target, TARGETS, "--target")
     validate.input_file(golden)
-    specs = _specs(explainers, att_direction, method, param)
+    specs = _specs(explainer, att_direction, explainers, method, param)
     if not specs:
-        raise OptionError("--explainers/--method", "no explainer: give --explainers ATT,IG and/or --method NAME")
+        raise OptionError("--explainer", "no explainer: give --explainer ATT, IG or NAME[:key=value,...]")
     with Store(store) as db:
         results = evaluate_file(golden, model, specs, db, target, per_dimension, device, _progress, unique_only,
                                 unambiguous_only)
@@ -210,8 +230,9 @@ def bench_cmd(
                                            "zoo's Chinese masked-LM head"),
         per_dimension: int = typer.Option(None, help="Originals per dimension and language (default: the paper's sizes)."),
         eval_per_dimension: int = typer.Option(None, help="Evaluate only the first N originals per dimension."),
-        explainers: str = typer.Option("ATT,IG"),
+        explainer: list[str] = typer.Option([], "--explainer", help="As plm run (default: ATT and IG)."),
         att_direction: str = typer.Option("query"),
+        explainers: str = typer.Option(None, "--explainers", hidden=True, help="Deprecated: --explainer ATT ..."),
         exclude_texts: list[Path] = typer.Option([], "--exclude-texts", help="Texts the models trained on."),
         store: Path = typer.Option(None),
         device: str = typer.Option("auto"),
@@ -230,7 +251,7 @@ def bench_cmd(
     models = {lang: given or shipped_heads("masked-lm", lang)
               for lang, given in (("en", model_en), ("zh", model_zh))}
     paths = run_all(_data_dir(data_dir), out, models, per_dimension, eval_per_dimension,
-                    _specs(explainers, att_direction, [], []), store, device, progress=_progress,
+                    _specs(explainer, att_direction, explainers), store, device, progress=_progress,
                     exclude=exclusion_hashes(exclude_texts))
     for path in paths:
         typer.echo(f"wrote {path}")

@@ -32,7 +32,7 @@ def explainer_specs(names: Sequence[str], att_direction: str = "query", extra: S
     specs: dict[str, tuple[str, dict[str, Any]]] = {}
     for label in names:
         if label not in DEFAULT_EXPLAINERS:
-            raise ValueError(f"unknown explainer label {label!r}; use {', '.join(DEFAULT_EXPLAINERS)} or --method")
+            raise ValueError(f"unknown explainer label {label!r}; use {', '.join(DEFAULT_EXPLAINERS)} or --explainer NAME")
         name, params = DEFAULT_EXPLAINERS[label]
         specs[label] = (name, ATT_DIRECTIONS[att_direction] if label == "ATT" else dict(params))
     for name, params in extra:

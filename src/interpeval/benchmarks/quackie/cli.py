@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from interpeval.cli.executors import executor_options
+from interpeval.errors import OptionError
 
 app = typer.Typer(help="QUACKIE: do explanations of a QA classifier point at the answer sentence?",
                   no_args_is_help=True)
@@ -23,9 +24,10 @@ def run(
     dataset: Annotated[list[str] | None, typer.Option(help="SQuAD, NEW_WIKI, Reddit, Amazon, or a SQuAD-format .json "
                                                            "file; repeat for several (default: all four)")] = None,
     classifier: Annotated[list[str] | None, typer.Option(help="QA and/or Classification (default: both)")] = None,
-    method: Annotated[list[str] | None, typer.Option(
-        help="explainer spec NAME[:key=value,...] or LABEL=NAME:...; 'all' = the leaderboard set plus every other "
-             "registered explainer (default: the leaderboard set)")] = None,
+    explainer: Annotated[list[str] | None, typer.Option(
+        help="[LABEL=]NAME[:key=value,...] (repeatable); Random = the sentence baseline; 'all' = the leaderboard set "
+             "plus every other registered explainer (default: the leaderboard set)")] = None,
+    method: Annotated[list[str] | None, typer.Option(hidden=True, help="deprecated: --explainer")] = None,
     agg: Annotated[list[str] | None, typer.Option(help="sentence aggregation: sum, max, mean")] = None,
     limit: Annotated[int, typer.Option(help="true positives explained per dataset and classifier; 0 = all")]
     = DEFAULT_LIMIT,
@@ -76,16 +78,22 @@ def run(
     validate.store(store)
     validate.device(device)
     methods = list(LEADERBOARD)
+    option = "--explainer"
     if method:
+        if explainer:
+            raise OptionError("--explainer", "give --explainer, or the deprecated --method, not both")
+        validate.deprecated("--method", "--explainer [LABEL=]NAME[:key=value,...]")
+        explainer, option = method, "--method"
+    if explainer:
         methods = []
-        for spec in method:
+        for spec in explainer:
             if spec == "all":
                 methods += list(LEADERBOARD) + _other_explainers()
                 continue
-            with validate.as_option_error("--method"):
+            with validate.as_option_error(option):
                 parsed = parse_method(spec)
             if parsed.explainer:
-                validate.explainer_params(parsed.explainer, parsed.params, "--method")
+                validate.explainers([spec], option)
             methods.append(parsed)
     models = {k: v for k, v in (("QA", qa_model), ("Classification", cls_model)) if v}
     start = time.perf_counter()

@@ -59,32 +59,16 @@ LEADERBOARD: tuple[Method, ...] = (
 
 
 def parse_method(spec: str) -> Method:
-    """``NAME``, ``NAME:key=value,...`` or ``LABEL=NAME:key=value,...``; values are read as JSON when they parse.
+    """An explainer spec ``[LABEL=]NAME[:key=value,...]`` (:mod:`interpeval.explain.spec`); ``Random`` is the
+    sentence-level baseline. Without a label a method is named ``NAME_value_value...`` (``lime_10``)."""
+    from interpeval.explain.spec import parse
 
-    ``Random`` is the sentence-level baseline; any other name must be registered in :mod:`interpeval.explain`
-    (plug-ins included).
-    """
-    label, _, rest = spec.partition("=") if "=" in spec.split(":", 1)[0] else ("", "", spec)
-    name, _, args = rest.partition(":")
-    name = name.strip()
-    if not name:
-        raise ValueError(f"method {spec!r}: no explainer name")
-    if name == "Random":
-        return Method(label or "Random", "")
-    params: dict[str, Any] = {}
-    for item in filter(None, (a.strip() for a in args.split(","))):
-        key, eq, value = item.partition("=")
-        if not eq or not key:
-            raise ValueError(f"method {spec!r}: parameter {item!r} is not key=value")
-        try:
-            params[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            params[key.strip()] = value
-    from interpeval import explain
-
-    explain.get(name)  # fails early with the list of known names
-    default = "_".join([name, *(str(v) for v in params.values())])
-    return Method(label or default, name, params)
+    parsed = parse(spec, known=False)
+    if parsed.name == "Random":
+        return Method(parsed.label or "Random", "")
+    parse(parsed.body)  # an unknown name fails here, with the list of known ones
+    default = "_".join([parsed.name, *(str(v) for v in parsed.params.values())])
+    return Method(parsed.label or default, parsed.name, dict(parsed.params))
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""One Jinja2 environment for the live pages and the static report: autoescaped templates, assets, filters."""
+"""The one Jinja2 environment of interpeval: autoescaped templates (``report/templates``), our assets
+(``report/assets``) and the number filters, used by the static report and by the web app alike."""
 
 from __future__ import annotations
 
@@ -12,8 +13,6 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 ASSETS = ("app.css", "app.js", "study.js", "swagger-init.js")
-#: the files of Swagger UI that /api/docs loads, served from the installed ``swagger-ui-bundle`` package
-SWAGGER_FILES = {"swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css"}
 
 
 def plotly_js_path() -> Path:
@@ -25,22 +24,11 @@ def plotly_js_path() -> Path:
     return Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 
 
-def swagger_ui_path(name: str) -> Path:
-    """One of :data:`SWAGGER_FILES` as shipped inside the installed ``swagger-ui-bundle`` package (never a CDN)."""
-    if name not in SWAGGER_FILES:
-        raise KeyError(name)
-    try:
-        from swagger_ui_bundle import swagger_ui_path as folder
-    except ImportError as err:
-        raise RuntimeError("the API docs page needs swagger-ui-bundle: pip install 'interpeval[web]'") from err
-    return Path(folder) / name
-
-
 def asset(name: str) -> str:
     """The text of one of our static files."""
     if name not in ASSETS:
         raise KeyError(name)
-    return (resources.files("interpeval.web") / "static" / name).read_text(encoding="utf-8")
+    return (resources.files("interpeval.report") / "assets" / name).read_text(encoding="utf-8")
 
 
 def _number(value: Any, digits: int = 3) -> str:
@@ -75,7 +63,7 @@ def _sort_key(value: Any) -> str:
 
 @lru_cache(maxsize=1)
 def environment() -> Environment:
-    env = Environment(loader=PackageLoader("interpeval.web", "templates"),
+    env = Environment(loader=PackageLoader("interpeval.report", "templates"),
                       autoescape=select_autoescape(("html", "xml"), default=True), trim_blocks=True,
                       lstrip_blocks=True)
     env.filters["num"] = _number
