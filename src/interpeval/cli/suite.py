@@ -30,8 +30,8 @@ def _steps(out: Path, store: Path, profile: str = "full") -> list[SuiteStep]:
     ig_steps = PROFILES[profile]["ig_steps"]
     steps.append(SuiteStep(
         f"Integrated gradients ({ig_steps} steps) on the trained SST-2 classifier, 20 real sentences",
-        ["attribute", str(out / "sst2-dev-20.txt"), "--model", "minilm-sst2", "--method", "integrated_gradients",
-         "--param", f"n_steps={ig_steps}", "--store", str(store)]))
+        ["attribute", str(out / "sst2-dev-20.txt"), "--model", "minilm-sst2",
+         "--explainer", f"integrated_gradients:n_steps={ig_steps}", "--store", str(store)]))
     return steps
 
 

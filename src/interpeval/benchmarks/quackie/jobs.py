@@ -24,7 +24,7 @@ PROFILES = {
 
 
 def _methods(specs: tuple[str, ...]) -> list[str]:
-    return [arg for spec in specs for arg in ("--method", spec)]
+    return [arg for spec in specs for arg in ("--explainer", spec)]
 
 
 def _labels(specs: tuple[str, ...]) -> str:
