@@ -19,7 +19,7 @@ def test_suite_ends_with_the_summary_report(tmp_path, monkeypatch):
 
     def steps(out: Path, store_path: Path, profile: str = "full"):
         return [SuiteStep("Saliency on two sentences (tiny model)",
-                          ["attribute", str(sentences), "--method", "saliency", "--store", str(store_path)])]
+                          ["attribute", str(sentences), "--explainer", "saliency", "--store", str(store_path)])]
 
     monkeypatch.setattr(suite, "_steps", steps)
     result = CliRunner().invoke(app, ["suite", "--out", str(tmp_path / "out"), "--store", str(store)])
@@ -28,7 +28,7 @@ def test_suite_ends_with_the_summary_report(tmp_path, monkeypatch):
     assert f"report: {index.resolve()}" in result.output.replace("\n", "")
     page = index.read_text(encoding="utf-8")
     assert "Saliency on two sentences (tiny model)" in page
-    assert f"interpeval attribute {sentences} --method saliency" in page
+    assert f"interpeval attribute {sentences} --explainer saliency" in page
     assert "wall time" in page and "Headline findings" in page and "a gripping , funny film ." in page
 
 
