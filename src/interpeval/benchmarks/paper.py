@@ -102,3 +102,13 @@ def published(paper: str) -> dict[str, Any]:
     if not source.is_file():
         raise KeyError(f"no published numbers bundled for paper {paper!r}")
     return json.loads(source.read_text(encoding="utf-8"))
+
+
+def reproduce_step(paper: str, title: str, out: Path, store: Path, profile: str = "quick") -> Any:
+    """The main job's step that reproduces ``paper``: ``interpeval reproduce PAPER --profile PROFILE`` writing under
+    ``out/reproduce`` into the suite's store (a :class:`~interpeval.benchmarks.plugin.SuiteStep`)."""
+    from interpeval.benchmarks.plugin import SuiteStep
+
+    return SuiteStep(f"Reproduce {title} ({profile} profile): paper vs ours, findings",
+                     ["reproduce", paper, "--profile", profile, "--out", str(out / "reproduce"), "--store",
+                      str(store)])

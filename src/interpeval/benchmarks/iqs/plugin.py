@@ -6,4 +6,5 @@ PLUGIN = BenchmarkPlugin(
     name="iqs", title="IQS", runs=("iqs-explanations",),
     paper="Xie, Vosoughi & Hassanpour 2023, Interpretation Quality Score for Measuring the Quality of "
           "Interpretability Methods",
-    cli="interpeval.benchmarks.iqs.cli:app")
+    cli="interpeval.benchmarks.iqs.cli:app",
+    suite="interpeval.benchmarks.iqs.jobs:steps")

@@ -5,4 +5,5 @@ from interpeval.benchmarks.plugin import BenchmarkPlugin
 PLUGIN = BenchmarkPlugin(
     name="plm", title="Masked-LM rationale benchmark", runs=("plm_rationale",),
     paper="Shen et al. 2022, A Fine-grained Interpretability Evaluation Benchmark for Neural NLP (arXiv 2207.13948)",
-    cli="interpeval.benchmarks.plm.cli:app")
+    cli="interpeval.benchmarks.plm.cli:app", suite="interpeval.benchmarks.plm.jobs:steps",
+    reproduce="interpeval.benchmarks.plm.reproduce:reproduce")

@@ -6,4 +6,5 @@ PLUGIN = BenchmarkPlugin(
     name="probing", title="Multilingual probing", runs=("probing",),
     paper="Serikov et al. 2022, Universal and Independent: Multilingual Probing Framework for Exhaustive Model "
           "Interpretation and Evaluation",
-    cli="interpeval.benchmarks.probing.cli:app")
+    cli="interpeval.benchmarks.probing.cli:app",
+    reproduce="interpeval.benchmarks.probing.reproduce:reproduce")
