@@ -80,6 +80,15 @@ class PaperReport:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PaperReport:
+        """The report back from :meth:`to_json`'s dict (e.g. a written ``reproduce-PAPER.json``)."""
+        tables = [PaperTable(**{**t, "rows": [Row(r["label"], {c: Cell(**v) for c, v in r["cells"].items()},
+                                                   r.get("differs", "")) for r in t["rows"]]})
+                  for t in data.get("tables", [])]
+        return cls(data["paper"], data["reference"], data["profile"], tables,
+                   [Finding(**f) for f in data.get("findings", [])], float(data.get("seconds") or 0.0))
+
 
 @dataclass
 class ReproduceContext:

@@ -11,6 +11,7 @@ import io
 import time
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -76,6 +77,23 @@ def _steps(out: Path, store: Path, profile: str = "full") -> list[tuple[str, lis
          ["attribute", str(sentences), "--model", "minilm-sst2", "--method", "integrated_gradients",
           "--param", f"n_steps={size['ig_steps']}", "--store", str(store)], None),
     ]
+    steps += [(step.title, step.argv, step.capture) for step in plugin_steps(out, store, profile)]
+    return steps
+
+
+def plugin_steps(out: Path, store: Path, profile: str) -> list[Any]:
+    """The plug-ins' ``suite`` parts (today: the masked-LM and IQS jobs), then — in the full profile — one
+    ``interpeval reproduce PAPER --profile quick`` step for every plug-in with a ``reproduce`` part whose jobs do
+    not already run it, so the index page opens with every paper next to ours."""
+    from interpeval.benchmarks.paper import reproduce_step
+    from interpeval.benchmarks.plugin import plugins
+
+    steps = [step for plugin in plugins() if plugin.suite
+             for step in plugin.part("suite")(out, store, profile)]
+    if profile != "tiny":
+        done = {tuple(step.argv[:2]) for step in steps}
+        steps += [reproduce_step(plugin.name, plugin.title, out, store) for plugin in plugins()
+                  if plugin.reproduce and ("reproduce", plugin.name) not in done]
     return steps
 
 
@@ -118,7 +136,7 @@ def suite(out: Path = typer.Option(Path("out/suite"), help="Folder for every rep
 
     links = sorted(str(p.relative_to(out)) for p in out.rglob("*.html") if p.name != "index.html")
     tasks = out / "probing" / "tasks"
-    summary = suite_summary(store, done, time.perf_counter() - suite_started, links, tasks)
+    summary = suite_summary(store, done, time.perf_counter() - suite_started, links, tasks, out / "reproduce")
     index = write_static_report(store, out / "index.html", title="interpeval suite", summary=summary,
                                 tasks_dir=tasks, examples=2)
     console.print(f"main job wall time {summary['wall_s']:.0f} s; report: {index.resolve()}", markup=False,
