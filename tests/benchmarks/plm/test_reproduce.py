@@ -11,10 +11,13 @@ from interpeval.benchmarks.plm.reproduce import PAIRED, _verdict_ahead, mean_cel
 @pytest.fixture(scope="module")
 def report(tmp_path_factory, data_dir):
     tmp = tmp_path_factory.mktemp("reproduce")
-    context = ReproduceContext("quick", tmp / "out", tmp / "s.sqlite", data_dir=data_dir,
+    lines = []
+    context = ReproduceContext("tiny", tmp / "out", tmp / "s.sqlite", data_dir=data_dir,
                                extra={"models": {"en": ["tiny-masked-lm"], "zh": ["tiny-masked-lm"]},
-                                      "per_dimension": 1, "ig_steps": 2})
-    return reproduce(context), tmp
+                                      "log": lines.append})
+    report = reproduce(context)
+    assert lines[0].startswith("plm: about 22 model × record evaluations")  # 2 × 5 dimensions × 2.2, before work
+    return report, tmp
 
 
 @pytest.mark.slow

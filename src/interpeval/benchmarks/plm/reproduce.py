@@ -10,7 +10,7 @@ match: every zoo masked LM of a language stands beside the paper's RoBERTa-base 
 Tables 6, 7, 10 and 11); the other paper rows keep an empty ours. Tables 6/7/10/11 use the language's first zoo
 masked LM (the one that also builds the set), Tables 7 and 10 with ATT, as the paper's Table 10 says.
 
-Profiles: ``quick`` builds :data:`PROFILES` ``["quick"]["per_dimension"]`` originals per dimension (with all their
+Profiles: ``tiny`` (a smoke test) builds one original per dimension, IG with 2 steps; ``quick`` builds :data:`PROFILES` ``["quick"]["per_dimension"]`` originals per dimension (with all their
 partners) and evaluates the first zoo masked LM per language, IG with 20 steps instead of the paper's 100 (said in
 every table's explainer line); ``paper`` builds the paper's Table 3 sizes where the sources allow and evaluates
 every built record with every zoo masked LM, IG with 100 steps. ``context.extra`` may override
@@ -47,9 +47,15 @@ from interpeval.evaluate.aggregate import bootstrap_ci
 
 PAPER = "plm"
 PROFILES: dict[str, dict[str, Any]] = {
+    "tiny": {"per_dimension": 1, "all_models": False, "ig_steps": 2},
     "quick": {"per_dimension": 3, "all_models": False, "ig_steps": 20},
     "paper": {"per_dimension": None, "all_models": True, "ig_steps": 100},
 }
+#: seconds per record and model for IG with 100 steps (+ ATT): 520 model × record pairs in 27.5 min on the shared
+#: 2-core CPU (docs/plm.md, "Cost"); IG's cost scales with its steps
+IG100_SECONDS = 27.5 * 60 / 520
+#: records per original (the original and its partners) in the full build of docs/plm.md
+RECORDS_PER_ORIGINAL = 2.2
 #: the paper's table numbers per language: prediction, interpretability, prediction per type, interpretability per
 #: type (Chinese 4–7, English 8–11)
 NUMBERS = {"zh": ("4", "5", "6", "7"), "en": ("8", "9", "11", "10")}
@@ -75,10 +81,14 @@ def reproduce(context: ReproduceContext) -> PaperReport:
     if not size["all_models"]:
         models = {lang: list(names)[:1] for lang, names in models.items()}
     specs = explainer_specs(["ATT", "IG"])
-    specs["IG"] = (specs["IG"][0], {**specs["IG"][1], "n_steps": int(extra.get("ig_steps", size["ig_steps"]))})
-    outcome = bench(default_data_dir(context.data_dir), context.out / PAPER, models,
-                    extra.get("per_dimension", size["per_dimension"]), specs=specs, store_path=context.store,
-                    progress=extra.get("progress"))
+    steps = int(extra.get("ig_steps", size["ig_steps"]))
+    specs["IG"] = (specs["IG"][0], {**specs["IG"][1], "n_steps": steps})
+    per_dimension = extra.get("per_dimension", size["per_dimension"])
+    log = extra.get("log") or (lambda _line: None)
+    log(estimate(models, per_dimension, steps))
+    progress = extra.get("progress") or (lambda tag, done, total: log(f"  {tag}: {done}/{total}"))
+    outcome = bench(default_data_dir(context.data_dir), context.out / PAPER, models, per_dimension, specs=specs,
+                    store_path=context.store, progress=progress)
     golden = {lang: read_golden(path) for lang, path in outcome.summary.files.items()}
     paper = published(PAPER)
     report = PaperReport(PAPER, paper["reference"], context.profile)
@@ -95,6 +105,19 @@ def reproduce(context: ReproduceContext) -> PaperReport:
     report.findings = findings(outcome.results, golden)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def estimate(models: dict[str, Sequence[str]], per_dimension: int | None, ig_steps: int) -> str:
+    """The cost of a run before any work, from the measured rate :data:`IG100_SECONDS` (records already in the
+    store are skipped, so a resumed run costs less)."""
+    from interpeval.benchmarks.plm.build import PAPER_SIZES
+
+    records = sum(RECORDS_PER_ORIGINAL * (per_dimension or PAPER_SIZES[lang][dim]) * len(names)
+                  for lang, names in models.items() for dim in DIMENSIONS)
+    seconds = records * IG100_SECONDS * max(ig_steps, 1) / 100
+    return (f"plm: about {records:,.0f} model × record evaluations (ATT + IG-{ig_steps}; ≈ {RECORDS_PER_ORIGINAL} "
+            f"records per original) ≈ {seconds / 60:,.0f} min at {IG100_SECONDS:.1f} s per record for IG-100 "
+            "(measured on the shared 2-core CPU), after the build reads every source (minutes)")
 
 
 # cells -----------------------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ tests/benchmarks/probing/test_ud_official.py), counted per language; (2) the pap
 decided on a layer-wise probing run over the bundled data (default conversion, every layer, logistic-regression
 probe with shuffled-label control tasks), with the numbers that decide it.
 
-Profiles: ``quick`` = me5-small (multilingual-e5-small, 12 layers) with avg and cls pooling — the main job's own
+Profiles: ``tiny`` (a smoke test) = the tiny test encoder, avg pooling, 3 epochs; ``quick`` = me5-small (multilingual-e5-small, 12 layers) with avg and cls pooling — the main job's own
 probing configuration, so inside the suite it finds the run and the layer cache already made (the cache sits
 beside the store, ``STORE_DIR/probing/cache``); ``paper`` adds the original's default pooling (``first``) and the
 MLP probe. ``context.extra`` may override ``model``, ``aggregations``, ``probes`` and ``probe_params`` (tests run a tiny
@@ -25,6 +25,8 @@ PAPER = "probing"
 REFERENCE = ("Serikov et al. 2022, Universal and Independent: Multilingual Probing Framework for Exhaustive Model "
              "Interpretation and Evaluation (BlackboxNLP 2022); results as figures only, no published numbers")
 PROFILES: dict[str, dict[str, Any]] = {
+    "tiny": {"model": "tiny-encoder", "aggregations": ("avg",), "probes": ("logreg",),
+             "probe_params": {"epochs": 3}},
     "quick": {"model": "me5-small", "aggregations": ("avg", "cls"), "probes": ("logreg",)},
     "paper": {"model": "me5-small", "aggregations": ("first", "avg", "cls"), "probes": ("logreg", "mlp")},
 }
@@ -47,13 +49,17 @@ def reproduce(context: ReproduceContext) -> PaperReport:
                                                 if k in context.extra}}
     treebanks = [context.data_dir] if context.data_dir else [bundled_ud()]
     out = context.out / PAPER
+    log = context.extra.get("log") or (lambda _line: None)
+    log(f"probing: convert {', '.join(map(str, treebanks))}, then encode every sentence once with "
+        f"{settings['model']} (cached beside the store) and train one probe per task × aggregation × probe × layer "
+        "(+ control); a run already in the store is not redone")
     official = UDConverter(official=True).convert(treebanks, out / "tasks-official")
     default = UDConverter().convert(treebanks, out / "tasks")
     grid = ProbingGrid([out / "tasks"], model=settings["model"], aggregations=settings["aggregations"],
                        probes=settings["probes"], control=True, probe_params=settings.get("probe_params"),
                        store=context.store,
                        cache_dir=Path(context.store).parent / "probing" / "cache")
-    summary = grid.run()
+    summary = grid.run(progress=log)
     frame = results_frame(context.store, summary["run_id"])
     report = PaperReport(PAPER, REFERENCE, context.profile)
     report.tables.append(converter_table(official, default))
