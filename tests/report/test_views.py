@@ -58,3 +58,35 @@ def test_headline_names_the_best_method_against_random():
 @pytest.mark.parametrize("value", [math.inf, -math.inf, math.nan])
 def test_jsonable_replaces_non_finite_numbers(value):
     assert views.jsonable({"a": [1.0, value], "b": (value,)}) == {"a": [1.0, None], "b": [None]}
+
+
+def _quackie_row(method, iou, n):
+    return {"dataset": "SQuAD", "classifier": "QA", "method": method, "IoU": _cell(iou, iou - 5, iou + 5, n),
+            "HPD": _cell(50.0, n=n), "SNR": _cell(10.0, n=n)}
+
+
+def test_headline_ranks_only_rows_measured_on_the_same_n():
+    """LIME on 3 questions scores highest, but it is not "best" next to methods measured on 20."""
+    table = {**QUACKIE, "rows": [_quackie_row("Random", 20.0, 20), _quackie_row("Gradient_sum", 45.0, 20),
+                                 _quackie_row("SmoothGrad_sum", 40.0, 20), _quackie_row("LIME_100_sum", 90.0, 3),
+                                 _quackie_row("SHAP_100_sum", 60.0, 3)]}
+    (lines,) = headline_findings([table]).values()
+    assert lines == [
+        "SQuAD / QA: best IoU 45.0 [40.0, 50.0] by Gradient_sum vs random 20.0 [15.0, 25.0] among 2 methods (n=20).",
+        "SQuAD / QA: best IoU 90.0 [85.0, 95.0] by LIME_100_sum among 2 methods (n=3)."]
+
+
+def test_headline_never_calls_an_upper_bound_or_human_the_best_system():
+    def row(system, model, value, n=100):
+        return {"subset": "squad", "system": system, "model": model, "ANS": _cell(value, n=n),
+                "EVI": _cell(value, n=n), "ALL": _cell(value, value - 1, value + 1, n)}
+
+    table = {"benchmark": "expmrc", "title": "ExpMRC", "key_columns": ["subset", "system", "model"],
+             "stats": ["ANS", "EVI", "ALL"],
+             "rows": [row("MSS", "minilm-squad", 40.0), row("MSS w/ Ques.", "minilm-squad", 45.0),
+                      row("GE Sent. (gold answer; upper bound)", "gold", 80.0),
+                      row("Human (cross-validation over references)", "gold", 90.0, n=50)]}
+    (lines,) = headline_findings([table]).values()
+    assert lines[0].startswith("squad: best overall F1 45.0 [44.0, 46.0] by MSS w/ Ques.")
+    assert lines[1].startswith("squad references (not systems): GE Sent.") and "Human" in lines[1]
+    assert len(lines) == 2

@@ -43,7 +43,9 @@ def test_suite_summary_findings(seeded, tmp_path):
     assert findings["Probing"][0].startswith("4 tasks probed; best: en Number 0.850 [")
     assert findings["Probing"][0].endswith("at layer 3 (n=50).")
     assert findings["Probing"][1] == "mean selectivity (accuracy − control) at the best layer: 0.275."
-    assert any(line.startswith("squad: best overall F1") for line in findings["ExpMRC"])
+    # the seeded ExpMRC run answers with the gold answer (model "gold"): a reference point, never the best system
+    assert findings["ExpMRC"] == [line for line in findings["ExpMRC"] if line.startswith("squad references")]
+    assert "gold answer, alternating evidence" in findings["ExpMRC"][0]
     assert any("tiny-sequence-classification" in m for m in summary["models"])
     page = write_static_report(path, tmp_path / "index.html", summary=summary).read_text(encoding="utf-8")
     assert "interpeval probing run x" in page and 'href="probing/report/report.html"' in page
@@ -57,3 +59,26 @@ def test_report_tables_carry_n_and_intervals(seeded, tmp_path, table):
     page = write_static_report(path, tmp_path / "r.html").read_text(encoding="utf-8")
     board = re.search(rf'<section class="board" id="board-{table}">(.*?)</section>', page, re.S).group(1)
     assert re.search(r'<span class="ci">\[[\d.]+, [\d.]+\]</span>', board) and "<th>n</th>" in board
+
+
+def test_index_opens_with_every_reproduced_paper(seeded, tmp_path):
+    """The reports `interpeval reproduce` wrote are read back and shown first: findings of every paper, then its
+    tables (published cell beside ours), in the plug-ins' order."""
+    from interpeval.benchmarks.paper import Cell, Finding, PaperReport, PaperTable, Row
+    from interpeval.report.reproduce import write_reproduction
+
+    path, _ = seeded
+    folder = tmp_path / "reproduce"
+    for paper, verdict in (("probing", "cannot be tested here"), ("plm", "does not hold")):
+        table = PaperTable("9", "Interpretability (en)", ["Grammar F1"],
+                           [Row("RoBERTa-base + ATT · ours m", {"Grammar F1": Cell(0.55, 0.31, 0.2, 0.4, 12)},
+                                "model: ours m")])
+        write_reproduction(PaperReport(paper, f"{paper} paper", "quick", [table],
+                                       [Finding(f"{paper} claim", verdict, "ATT − IG −0.1 (n=12)")]), folder)
+    summary = suite_summary(path, [], 1.0, [], reproduced=folder)
+    assert [p["paper"] for p in summary["papers"]] == ["plm", "probing"]
+    page = write_static_report(path, tmp_path / "index.html", summary=summary).read_text(encoding="utf-8")
+    body = page[page.index("<h1>"):]
+    assert body.index('id="papers"') < body.index('id="summary"') < body.index('id="leaderboards"')
+    assert body.index("plm claim") < body.index("probing claim") < body.index("id='reproduce-plm'")
+    assert "<b>does not hold</b>" in body and "0.55" in body and "0.31" in body and "n=12" in body

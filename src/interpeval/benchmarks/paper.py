@@ -80,6 +80,15 @@ class PaperReport:
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PaperReport:
+        """The report back from :meth:`to_json`'s dict (e.g. a written ``reproduce-PAPER.json``)."""
+        tables = [PaperTable(**{**t, "rows": [Row(r["label"], {c: Cell(**v) for c, v in r["cells"].items()},
+                                                   r.get("differs", "")) for r in t["rows"]]})
+                  for t in data.get("tables", [])]
+        return cls(data["paper"], data["reference"], data["profile"], tables,
+                   [Finding(**f) for f in data.get("findings", [])], float(data.get("seconds") or 0.0))
+
 
 @dataclass
 class ReproduceContext:
@@ -102,3 +111,13 @@ def published(paper: str) -> dict[str, Any]:
     if not source.is_file():
         raise KeyError(f"no published numbers bundled for paper {paper!r}")
     return json.loads(source.read_text(encoding="utf-8"))
+
+
+def reproduce_step(paper: str, title: str, out: Path, store: Path, profile: str = "quick") -> Any:
+    """The main job's step that reproduces ``paper``: ``interpeval reproduce PAPER --profile PROFILE`` writing under
+    ``out/reproduce`` into the suite's store (a :class:`~interpeval.benchmarks.plugin.SuiteStep`)."""
+    from interpeval.benchmarks.plugin import SuiteStep
+
+    return SuiteStep(f"Reproduce {title} ({profile} profile): paper vs ours, findings",
+                     ["reproduce", paper, "--profile", profile, "--out", str(out / "reproduce"), "--store",
+                      str(store)])

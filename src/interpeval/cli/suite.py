@@ -25,8 +25,17 @@ PROFILES = {"full": {"ig_steps": 50}, "tiny": {"ig_steps": 4}}
 
 
 def _steps(out: Path, store: Path, profile: str = "full") -> list[SuiteStep]:
-    """Every step of the suite: each benchmark plug-in's ``suite`` steps in plug-in order, then the generic ones."""
+    """Every step of the suite: each benchmark plug-in's ``suite`` steps in plug-in order; in the full profile one
+    ``interpeval reproduce PAPER --profile quick`` step for every plug-in with a ``reproduce`` part whose own steps
+    do not already run it (so the index page opens with every paper next to ours); then the generic ones."""
+    from interpeval.benchmarks.paper import reproduce_step
+    from interpeval.benchmarks.plugin import plugins
+
     steps = [step for _, plugin_steps in with_part("suite") for step in plugin_steps(out, store, profile)]
+    if profile != "tiny":
+        done = {tuple(step.argv[:2]) for step in steps}
+        steps += [reproduce_step(plugin.name, plugin.title, out, store) for plugin in plugins()
+                  if plugin.reproduce and ("reproduce", plugin.name) not in done]
     ig_steps = PROFILES[profile]["ig_steps"]
     steps.append(SuiteStep(
         f"Integrated gradients ({ig_steps} steps) on the trained SST-2 classifier, 20 real sentences",
@@ -78,7 +87,7 @@ def suite(out: Path = typer.Option(Path("out/suite"), help="Folder for every rep
 
     links = sorted(str(p.relative_to(out)) for p in out.rglob("*.html") if p.name != "index.html")
     tasks = out / "probing" / "tasks"
-    summary = suite_summary(store, done, time.perf_counter() - suite_started, links, tasks)
+    summary = suite_summary(store, done, time.perf_counter() - suite_started, links, tasks, out / "reproduce")
     index = write_static_report(store, out / "index.html", title="interpeval suite", summary=summary,
                                 tasks_dir=tasks, examples=2)
     console.print(f"main job wall time {summary['wall_s']:.0f} s; report: {index.resolve()}", markup=False,

@@ -7,6 +7,7 @@ that the main job fills in (what ran, data, models, wall time, headline findings
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable
 from pathlib import Path
@@ -65,9 +66,9 @@ class _SubsetStore:
 
 
 def headline_findings(tables: list[dict[str, Any]]) -> dict[str, list[str]]:
-    """Per benchmark, a few sentences a reader should take away (best and baseline rows, with intervals): the
-    ``findings`` of the plug-in whose leaderboard it is (its views part ``COVERS`` the table's runs), else the best
-    run of the generic table."""
+    """Per benchmark, a few sentences a reader should take away (best and baseline rows, with intervals), comparing
+    like with like (:func:`like_with_like`, :func:`is_reference`): the ``findings`` of the plug-in whose leaderboard
+    it is (its views part ``COVERS`` the table's runs), else the best run of each n of the generic table."""
     findings: dict[str, list[str]] = {}
     for table in tables:
         stat = table["stats"][0]
@@ -79,11 +80,38 @@ def headline_findings(tables: list[dict[str, Any]]) -> dict[str, list[str]]:
         if table["benchmark"] in getattr(part, "COVERS", ()) and hasattr(part, "findings"):
             lines = part.findings(table, rows)
         else:
-            best = max(rows, key=lambda r: r[stat]["value"])
-            lines = [f"highest mean {stat}: {_fmt(best[stat], 3)} ({best.get('run', '')}, model {best['model']}, "
-                     f"n={best[stat]['n']})."]
+            lines = []
+            for (n,), group in like_with_like([r for r in rows if not is_reference(r)], stat, ()).items():
+                best = max(group, key=lambda r: r[stat]["value"])
+                lines.append(f"highest mean {stat}: {_fmt(best[stat], 3)} ({best.get('run', '')}, model "
+                             f"{best['model']}, n={n}).")
         findings[table["title"]] = lines
     return findings
+
+
+#: words in a row's system or method name that mark a reference point, never a system to rank
+REFERENCE_WORDS = ("upper bound", "human")
+
+
+def is_reference(row: dict[str, Any]) -> bool:
+    """An upper bound or a human row (model ``gold``, or "upper bound" / "human" in its name): shown for reference,
+    never picked as the best system."""
+    name = " ".join(str(row.get(k, "")) for k in ("system", "method", "run")).lower()
+    return row.get("model") == "gold" or any(word in name for word in REFERENCE_WORDS)
+
+
+def like_with_like(rows: list[dict[str, Any]], stat: str, keys: tuple[str, ...]
+                   ) -> dict[tuple[Any, ...], list[dict[str, Any]]]:
+    """Rows grouped by ``keys`` and by their n on ``stat``: a headline ranks rows only within one group, so a row
+    measured on 3 items is never "best" next to rows measured on 20. Keys keep their first appearance's order; within
+    one key the groups go by n, largest first."""
+    grouped: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    first: dict[tuple[Any, ...], int] = {}
+    for row in rows:
+        key = tuple(row[k] for k in keys)
+        first.setdefault(key, len(first))
+        grouped.setdefault((*key, row[stat]["n"]), []).append(row)
+    return dict(sorted(grouped.items(), key=lambda item: (first[item[0][:-1]], -(item[0][-1] or 0))))
 
 
 def _groups(rows: list[dict[str, Any]], keys: tuple[str, ...]) -> dict[tuple[Any, ...], list[dict[str, Any]]]:
@@ -100,10 +128,29 @@ def _fmt(cell: dict[str, Any], digits: int = 1) -> str:
     return f"{value:.{digits}f}"
 
 
+def reproductions(folder: str | Path | None) -> list[dict[str, Any]]:
+    """The paper-vs-ours reports ``interpeval reproduce`` wrote into ``folder`` (``reproduce-PAPER.json``), in the
+    plug-ins' order: paper, profile, findings and the report's HTML fragment."""
+    from interpeval.benchmarks.paper import PaperReport
+    from interpeval.benchmarks.plugin import plugins
+    from interpeval.report.reproduce import reproduce_fragment
+
+    if folder is None or not Path(folder).is_dir():
+        return []
+    order = {p.name: i for i, p in enumerate(plugins())}
+    reports = [PaperReport.from_json(json.loads(path.read_text(encoding="utf-8")))
+               for path in Path(folder).glob("reproduce-*.json")]
+    reports.sort(key=lambda r: (order.get(r.paper, len(order)), r.paper))
+    return [{"paper": r.paper, "reference": r.reference, "profile": r.profile, "findings": r.findings,
+             "fragment": reproduce_fragment(r)} for r in reports]
+
+
 def suite_summary(store_path: str | Path, steps: list[dict[str, Any]], wall_s: float,
-                  links: list[str], tasks_dir: str | Path | None = None) -> dict[str, Any]:
-    """The summary block of the main job's index page: steps with their commands and times, the data and
-    models behind the stored runs (with held-out scores of trained heads), and the headline findings."""
+                  links: list[str], tasks_dir: str | Path | None = None,
+                  reproduced: str | Path | None = None) -> dict[str, Any]:
+    """The summary block of the main job's index page: the papers reproduced (from ``reproduced``, the folder of
+    the ``interpeval reproduce`` steps), steps with their commands and times, the data and models behind the stored
+    runs (with held-out scores of trained heads), and the headline findings."""
     import datetime as dt
     import os
 
@@ -122,4 +169,5 @@ def suite_summary(store_path: str | Path, steps: list[dict[str, Any]], wall_s: f
                      f"{Path(store_path).name}. Every number below names its model, data and n; intervals are 95 %.",
             "steps": steps, "wall_s": wall_s,
             "data": [f"{benchmark}: {', '.join(sorted(values))}" for benchmark, values in sorted(data.items())],
-            "models": models, "findings": headline_findings(tables), "links": links}
+            "models": models, "findings": headline_findings(tables), "links": links,
+            "papers": reproductions(reproduced)}

@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from interpeval.benchmarks.expmrc.data import dev_path, load_dataset
-from interpeval.report.static import _fmt, _groups
+from interpeval.report.static import _fmt, _groups, is_reference, like_with_like
 from interpeval.report.views import _cell, highlight
 from interpeval.stats import mean_ci
 from interpeval.store import RunInfo, Store, fingerprint_files
@@ -47,12 +47,16 @@ def leaderboards(store: Store, context: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def findings(table: dict[str, Any], rows: list[dict[str, Any]]) -> list[str]:
-    """Per subset: the best overall F1 with its answer and evidence F1."""
+    """Per subset and n (like with like): the best system's overall F1 with its answer and evidence F1; upper bounds
+    and human rows are listed as references, never as the best system."""
     lines = []
-    for subset, group in _groups(rows, ("subset",)).items():
+    for (subset, n), group in like_with_like([r for r in rows if not is_reference(r)], "ALL", ("subset",)).items():
         best = max(group, key=lambda r: r["ALL"]["value"])
-        lines.append(f"{subset[0]}: best overall F1 {_fmt(best['ALL'])} by {best['system']} "
-                     f"(answer {_fmt(best['ANS'])}, evidence {_fmt(best['EVI'])}; n={best['ALL']['n']}).")
+        lines.append(f"{subset}: best overall F1 {_fmt(best['ALL'])} by {best['system']} "
+                     f"(answer {_fmt(best['ANS'])}, evidence {_fmt(best['EVI'])}; n={n}).")
+    for subset, group in _groups([r for r in rows if is_reference(r)], ("subset",)).items():
+        lines.append(f"{subset[0]} references (not systems): " + "; ".join(
+            f"{r['system']} {_fmt(r['ALL'])} (n={r['ALL']['n']})" for r in group) + ".")
     return lines
 
 

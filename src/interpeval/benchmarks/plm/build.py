@@ -14,6 +14,7 @@ for review that marks the record and is counted, never a filter. Every rationale
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +35,7 @@ from interpeval.benchmarks.plm.records import (
 from interpeval.benchmarks.plm.run import rationale_ratios
 from interpeval.benchmarks.plm.unique import check as check_uniqueness
 from interpeval.benchmarks.plm.words import text_hash
-from interpeval.errors import DataError
+from interpeval.errors import DataError, OptionError
 
 BUILDERS: dict[str, Callable[[Path, str, Counter[str]], dict[str, list[Item]]]] = {
     "grammar": grammar.grammar_items, "semantics": semantics.semantics_items, "knowledge": knowledge.knowledge_items,
@@ -149,6 +150,19 @@ def spread(pools: dict[str, list[Item]], limit: int) -> list[Item]:
         pool, q = pools[rule], quotas[rule]
         out.extend(pool[math.floor(i * len(pool) / q)] for i in range(q))
     return out
+
+
+def default_data_dir(given: Path | None = None) -> Path:
+    """``given``, else ``$INTERPEVAL_DATA``, else the nearest ``shared/data`` above the working directory."""
+    if given is not None:
+        return Path(given)
+    if os.environ.get("INTERPEVAL_DATA"):
+        return Path(os.environ["INTERPEVAL_DATA"])
+    for folder in [Path.cwd(), *Path.cwd().parents]:
+        if (folder / "shared" / "data").is_dir():
+            return folder / "shared" / "data"
+    raise OptionError("--data-dir", "no source data folder: pass --data-dir (a folder laid out like shared/data) "
+                                    "or set INTERPEVAL_DATA")
 
 
 def build(data_dir: str | Path, out_dir: str | Path, langs: Sequence[str] = LANGS, per_dimension: int | None = None,

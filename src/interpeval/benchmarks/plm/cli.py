@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import typer
@@ -12,19 +11,6 @@ from interpeval.errors import OptionError
 
 app = typer.Typer(help="Pretrained-LM rationale benchmark (masked-word prediction + rationales, en/zh).",
                   no_args_is_help=True)
-
-
-def _data_dir(given: Path | None) -> Path:
-    """``--data-dir``, else ``$INTERPEVAL_DATA``, else the nearest ``shared/data`` above the working directory."""
-    if given is not None:
-        return given
-    if os.environ.get("INTERPEVAL_DATA"):
-        return Path(os.environ["INTERPEVAL_DATA"])
-    for folder in [Path.cwd(), *Path.cwd().parents]:
-        if (folder / "shared" / "data").is_dir():
-            return folder / "shared" / "data"
-    raise OptionError("--data-dir", "no source data folder: pass --data-dir (a folder laid out like shared/data) "
-                                    "or set INTERPEVAL_DATA")
 
 
 def _langs(value: str) -> tuple[str, ...]:
@@ -112,7 +98,7 @@ def build_cmd(
     """Build the benchmark from the real sources; every rationale is silver and names its rule. The texts every
     zoo masked LM trained on are always left out, and so are those of --model-en/--model-zh."""
     from interpeval import validate
-    from interpeval.benchmarks.plm.build import build, exclusion_hashes, trained_text_hashes
+    from interpeval.benchmarks.plm.build import build, default_data_dir, exclusion_hashes, trained_text_hashes
     from interpeval.benchmarks.plm.records import LANGS
 
     _check_common(out, device, None, ("--per-dimension", per_dimension), ("--flag-top-k", flag_top_k))
@@ -131,7 +117,7 @@ def build_cmd(
 
             models[lang] = load(names[lang], kind="masked-lm", device=device)
     exclude = exclusion_hashes(exclude_texts).union(*(trained_text_hashes(names[lang]) for lang in models))
-    summary = build(_data_dir(data_dir), out, chosen, per_dimension, models, unique_ratio, exclude=exclude,
+    summary = build(default_data_dir(data_dir), out, chosen, per_dimension, models, unique_ratio, exclude=exclude,
                     flag_k=flag_top_k, flag_confident=flag_confidence)
     for lang, dims in summary.counts.items():
         for dim, counts in dims.items():
@@ -239,8 +225,8 @@ def bench_cmd(
 ) -> None:
     """One command: build both languages, evaluate them with ATT and IG, write tables, figures and the report."""
     from interpeval import validate
-    from interpeval.benchmarks.plm.build import exclusion_hashes
-    from interpeval.benchmarks.plm.suite import run_all
+    from interpeval.benchmarks.plm.build import default_data_dir, exclusion_hashes
+    from interpeval.benchmarks.plm.suite import bench
 
     _check_common(out, device, store, ("--per-dimension", per_dimension),
                   ("--eval-per-dimension", eval_per_dimension))
@@ -250,8 +236,8 @@ def bench_cmd(
 
     models = {lang: given or shipped_heads("masked-lm", lang)
               for lang, given in (("en", model_en), ("zh", model_zh))}
-    paths = run_all(_data_dir(data_dir), out, models, per_dimension, eval_per_dimension,
+    outcome = bench(default_data_dir(data_dir), out, models, per_dimension, eval_per_dimension,
                     _specs(explainer, att_direction, explainers), store, device, progress=_progress,
                     exclude=exclusion_hashes(exclude_texts))
-    for path in paths:
+    for path in outcome.paths():
         typer.echo(f"wrote {path}")

@@ -7,4 +7,5 @@ PLUGIN = BenchmarkPlugin(
     paper="Shen et al. 2022, A Fine-grained Interpretability Evaluation Benchmark for Neural NLP (arXiv 2207.13948)",
     cli="interpeval.benchmarks.plm.cli:app",
     views="interpeval.benchmarks.plm.views",
-    studies="interpeval.benchmarks.plm.studies")
+    studies="interpeval.benchmarks.plm.studies",
+    reproduce="interpeval.benchmarks.plm.reproduce:reproduce")

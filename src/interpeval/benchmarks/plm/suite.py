@@ -1,13 +1,14 @@
 """The benchmark end to end: evaluate models × explainers on golden files, write the tables, predict files, Figure 1
-and an HTML report; and :func:`run_all`, which builds both languages first."""
+and an HTML report; and :func:`bench`, which builds both languages first."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from interpeval.benchmarks.plm.build import build, trained_text_hashes
+from interpeval.benchmarks.plm.build import BuildSummary, build, trained_text_hashes
 from interpeval.benchmarks.plm.records import read_golden, write_predictions
 from interpeval.benchmarks.plm.run import DEFAULT_EXPLAINERS, evaluate, predictions
 from interpeval.benchmarks.plm.tables import (
@@ -102,11 +103,24 @@ def write_html(path: str | Path, outputs: Sequence[dict[str, Any]]) -> Path:
     return write_report(path, "Pretrained-LM rationale benchmark", sections)
 
 
-def run_all(data_dir: str | Path, out_dir: str | Path, models: dict[str, Sequence[str]] | None = None,
-            per_dimension: int | None = None, eval_per_dimension: int | None = None, specs: dict | None = None,
-            store_path: str | Path | None = None, device: str = "auto", target: str = "gold",
-            progress: Callable[[str, int, int], None] | None = None,
-            exclude: frozenset[str] = frozenset()) -> list[Path]:
+@dataclass
+class BenchOutcome:
+    """What :func:`bench` did: the build's summary, every evaluated run per language, the written outputs."""
+
+    summary: BuildSummary
+    results: dict[str, list[RunResult]]
+    outputs: list[dict[str, Any]]
+    report: Path
+
+    def paths(self) -> list[Path]:
+        return [Path(p) for out in self.outputs for p in out["paths"]] + [self.report]
+
+
+def bench(data_dir: str | Path, out_dir: str | Path, models: dict[str, Sequence[str]] | None = None,
+          per_dimension: int | None = None, eval_per_dimension: int | None = None, specs: dict | None = None,
+          store_path: str | Path | None = None, device: str = "auto", target: str = "gold",
+          progress: Callable[[str, int, int], None] | None = None,
+          exclude: frozenset[str] = frozenset()) -> BenchOutcome:
     """Build both languages, evaluate every model of each with ATT and IG, write tables, figures and a report.
 
     ``models`` maps a language to its masked LMs (default: the zoo heads that serve it); the first one also makes
@@ -131,9 +145,10 @@ def run_all(data_dir: str | Path, out_dir: str | Path, models: dict[str, Sequenc
     specs = specs or explainer_specs(["ATT", "IG"])
     outputs = []
     with Store(store_path) as store:
+        results_by_lang = {}
         for lang, golden in summary.files.items():
-            results = evaluate_file(golden, loaded[lang], specs, store, target, eval_per_dimension, device,
-                                    progress)
-            outputs.append(write_outputs(out_dir / lang, golden, results, store))
+            results_by_lang[lang] = evaluate_file(golden, loaded[lang], specs, store, target, eval_per_dimension,
+                                                  device, progress)
+            outputs.append(write_outputs(out_dir / lang, golden, results_by_lang[lang], store))
     report = write_html(out_dir / "report.html", outputs)
-    return [Path(p) for out in outputs for p in out["paths"]] + [report]
+    return BenchOutcome(summary, results_by_lang, outputs, report)

@@ -8,4 +8,5 @@ PLUGIN = BenchmarkPlugin(
           "Interpretation and Evaluation",
     cli="interpeval.benchmarks.probing.cli:app",
     suite="interpeval.benchmarks.probing.jobs:steps",
-    views="interpeval.benchmarks.probing.views")
+    views="interpeval.benchmarks.probing.views",
+    reproduce="interpeval.benchmarks.probing.reproduce:reproduce")

@@ -12,7 +12,7 @@ import numpy as np
 from interpeval.benchmarks.quackie.build import build_instance
 from interpeval.benchmarks.quackie.data import dataset_path, load_squad
 from interpeval.benchmarks.quackie.score import score_run
-from interpeval.report.static import _fmt, _groups
+from interpeval.report.static import _fmt, like_with_like
 from interpeval.report.views import _cell, heat_tokens
 from interpeval.stats import mean_ci
 from interpeval.store import RunInfo, Store, fingerprint_files
@@ -51,14 +51,16 @@ def leaderboards(store: Store, context: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def findings(table: dict[str, Any], rows: list[dict[str, Any]]) -> list[str]:
-    """Per dataset and classifier: the best IoU and the random baseline's."""
+    """Per dataset, classifier and n (like with like): the best IoU and the random baseline's."""
     lines = []
-    for (dataset, classifier), group in _groups(rows, ("dataset", "classifier")).items():
-        best = max(group, key=lambda r: r["IoU"]["value"])
+    for (dataset, classifier, n), group in like_with_like(rows, "IoU", ("dataset", "classifier")).items():
         base = next((r for r in group if r["method"].lower().startswith("random")), None)
+        ranked = [r for r in group if r is not base] or group
+        best = max(ranked, key=lambda r: r["IoU"]["value"])
         line = f"{dataset} / {classifier}: best IoU {_fmt(best['IoU'])} by {best['method']}"
         versus = f" vs random {_fmt(base['IoU'])}" if base is not None and base is not best else ""
-        lines.append(f"{line}{versus} (n={best['IoU']['n']}).")
+        among = f" among {len(ranked)} methods" if len(ranked) > 1 else ""
+        lines.append(f"{line}{versus}{among} (n={n}).")
     return lines
 
 
