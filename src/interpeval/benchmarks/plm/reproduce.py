@@ -3,7 +3,7 @@
 The benchmark is built from the shared sources and every zoo masked LM that serves a language is evaluated with
 the paper's ATT and IG (:func:`~interpeval.benchmarks.plm.suite.bench`, which also writes the existing per-language
 tables, predict files and Figure 1). Each published cell then gets ours beside it, with n and a 95 % percentile
-bootstrap interval (:func:`~interpeval.evaluate.aggregate.bootstrap_ci`) where ours is a mean over records or pairs.
+bootstrap interval (:func:`~interpeval.stats.bootstrap_ci`) where ours is a mean over records or pairs.
 
 The paper's models (BERT, RoBERTa, ERNIE) are not ours, so a paper row is paired with ours only where the roles
 match: every zoo masked LM of a language stands beside the paper's RoBERTa-base rows (the model of its per-type
@@ -43,7 +43,7 @@ from interpeval.benchmarks.plm.tables import (
     consistency_kinds,
     figure_data,
 )
-from interpeval.evaluate.aggregate import bootstrap_ci
+from interpeval.stats import bootstrap_ci
 
 PAPER = "plm"
 PROFILES: dict[str, dict[str, Any]] = {

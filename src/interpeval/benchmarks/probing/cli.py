@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import time
-from importlib import resources
 from pathlib import Path
 
 import typer
@@ -14,11 +13,6 @@ from rich.table import Table as RichTable
 app = typer.Typer(help="Multilingual probing: UD treebanks → SentEval tasks → layer-wise probes → report.",
                   no_args_is_help=True)
 console = Console()
-
-
-def bundled_ud() -> Path:
-    """The vendored UD samples (Hindi-PUD test, slices of English-EWT and Russian-Taiga)."""
-    return Path(str(resources.files("interpeval") / "data" / "ud"))
 
 
 @app.command()
@@ -35,7 +29,7 @@ def convert(inputs: list[Path] = typer.Argument(None, help="CoNLL-U files of one
             seed: int = typer.Option(42, help="Split seed.")) -> None:
     """Write one task file per morphological category and a manifest.json of what was kept and dropped."""
     from interpeval import validate
-    from interpeval.benchmarks.probing.ud import UDConverter
+    from interpeval.benchmarks.probing.ud import UDConverter, bundled_ud
 
     validate.output_dir(out, "--out")
     validate.at_least(workers, 1, "--workers")

@@ -37,9 +37,8 @@ MOST = 0.5
 
 def reproduce(context: ReproduceContext) -> PaperReport:
     """Convert the bundled treebanks (official and default), probe every layer, decide the paper's findings."""
-    from interpeval.benchmarks.probing.cli import bundled_ud
     from interpeval.benchmarks.probing.grid import ProbingGrid, results_frame
-    from interpeval.benchmarks.probing.ud import UDConverter
+    from interpeval.benchmarks.probing.ud import UDConverter, bundled_ud
 
     if context.profile not in PROFILES:
         raise ValueError(f"profile {context.profile!r}: choose from {', '.join(PROFILES)}")

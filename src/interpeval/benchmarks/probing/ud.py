@@ -445,3 +445,10 @@ def task_summary(manifest: dict[str, Any]) -> list[dict[str, Any]]:
     """Flat rows (file, tr, va, te) for printing a conversion."""
     return [{"file": t["file"], **t["counts"]} for t in manifest["tasks"]]
 
+
+
+def bundled_ud() -> Path:
+    """The vendored UD samples (Hindi-PUD test, slices of English-EWT and Russian-Taiga)."""
+    from importlib import resources
+
+    return Path(str(resources.files("interpeval") / "data" / "ud"))
