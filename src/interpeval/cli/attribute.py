@@ -55,6 +55,7 @@ def attribute(
     from interpeval import models, validate
     from interpeval.benchmarks.attribute import AttributeLines
     from interpeval.benchmarks.base import resume
+    from interpeval.models import lineage
 
     validate.at_least(chunk, 1, "--chunk")
     validate.store(store)
@@ -62,6 +63,7 @@ def attribute(
     rows = read_lines(file)
     loaded = models.load(model)
     models.say_truncated(loaded, [text for _, text in rows])
+    lineage.say_trained(model, [text for _, text in rows])
     bench = AttributeLines(loaded, explainer, method, rows, file.name, fingerprint_files(file), chunk)
     with Store(store) as db, Progress(transient=True) as progress:
         task = progress.add_task(f"{method} on {loaded.name}", total=len(rows))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from interpeval.benchmarks.expmrc.run import (
     stored_outputs,
 )
 from interpeval.benchmarks.expmrc.score import Score
+from interpeval.models import lineage
 from interpeval.report import Table, write_report
 from interpeval.store import Store, fingerprint_files
 
@@ -68,6 +70,13 @@ def run_table3(paths: Mapping[str, str | Path], out_dir: str | Path, qa_model: s
                 models[name] = load(name, kind="extractive-qa" if dataset.kind == "span" else "multiple-choice")
             answerers[subset] = name
 
+    trained_notes = []
+    for subset, name in answerers.items():  # questions whose passage the answer model trained on are left out
+        if name in models:
+            seen = lineage.read(name)
+            kept, dropped = seen.drop(datasets[subset].questions, lambda q: q.context)
+            datasets[subset] = dataclasses.replace(datasets[subset], questions=tuple(kept))
+            trained_notes.append(f"{SUBSET_NAMES[subset]}: {seen.note(dropped, 'questions')}")
     store = Store(store_path) if use_store else None
 
     def outputs_for(dataset: Dataset) -> dict[str, ModelOutput] | None:
@@ -83,6 +92,7 @@ def run_table3(paths: Mapping[str, str | Path], out_dir: str | Path, qa_model: s
             store.close()
     notes = [f"{SUBSET_NAMES[s]}: no answer model given, model rows left out" for s in datasets
              if s not in answerers]
+    notes += trained_notes
     notes += ["Human: each reference in turn against the others (multiple choice: answer = gold label, so 100).",
               "Upper bounds use the gold answer: GA Sent. = sentence of the gold answer (multiple choice: MSS of "
               "the gold option); GE Sent. = sentences covering the first reference evidence."]
