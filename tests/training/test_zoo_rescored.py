@@ -24,7 +24,7 @@ import pytest
 
 from interpeval.benchmarks.quackie.data import SQUAD2_TRAIN_ARTICLES
 from interpeval.models import zoo
-from interpeval.training.data import TestSet
+from interpeval.training.data import TestSet as HeldOutTest
 from interpeval.training.heldout import expmrc_span_test, score_heldout, xquad_test
 from interpeval.training.recipes import RECIPES
 
@@ -56,7 +56,7 @@ def test_every_shipped_head_is_checked():
     assert {p.name for p in zoo.artifacts_dir().iterdir() if (p / "card.json").is_file()} == set(CHECKS)
 
 
-def _test_set(name: str, test_name: str) -> TestSet:
+def _test_set(name: str, test_name: str) -> HeldOutTest:
     """The card's test, built as the recipe builds it (QA tests alone: the full QA recipes read minutes of data)."""
     if test_name == "xquad-en":
         return xquad_test(DATA, set(SQUAD2_TRAIN_ARTICLES))
