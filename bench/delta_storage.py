@@ -20,8 +20,9 @@ import torch
 
 from interpeval.models import load
 from interpeval.models.load import apply_overlay
-from interpeval.models.recipes import RECIPES
-from interpeval.models.train import CHECKPOINT, PRIMARY_METRIC, evaluate, overlay_tensors
+from interpeval.training.artifact import CHECKPOINT, overlay_tensors
+from interpeval.training.recipes import RECIPES
+from interpeval.training.scoring import PRIMARY_METRIC, evaluate
 
 
 def main() -> None:

@@ -20,7 +20,7 @@ import argparse
 from interpeval import metrics
 from interpeval.benchmarks.iqs.explanations import PAPER_METHODS, explain_samples
 from interpeval.benchmarks.iqs.marking import Marking
-from interpeval.benchmarks.iqs.protocol import sample_protocol, training_inputs
+from interpeval.benchmarks.iqs.protocol import sample_protocol, untrained
 from interpeval.benchmarks.iqs.tasks import get_task, load_samples
 from interpeval.models import load
 
@@ -46,8 +46,8 @@ def main() -> None:
     for spec in args.task:
         name, _, model_name = spec.partition("=")
         task = get_task(name)
-        exclude, note = training_inputs(model_name)
-        samples = sample_protocol(task, load_samples(task), 25, 0, exclude)
+        pool, note = untrained(model_name, load_samples(task))
+        samples = sample_protocol(task, pool, 25, 0)
         model = load(model_name, device=args.device)
         if model.kind == "encoder":  # no trained head yet: the cost is the architecture's, the scores are noise
             kind = "regression" if task.kind == "regression" else "sequence-classification"

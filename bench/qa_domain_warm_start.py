@@ -16,16 +16,12 @@ import json
 from pathlib import Path
 
 from interpeval.models import load
-from interpeval.models.recipes import (
-    RECIPES,
-    SQUADSHIFTS,
-    _answerability_records,
-    _qa_example,
-    _silver_negatives,
-    _vendored_contexts,
-)
-from interpeval.models.train import evaluate, train
 from interpeval.models.zoo import artifacts_dir
+from interpeval.training.data import SQUADSHIFTS, qa_example, vendored_contexts
+from interpeval.training.english import _answerability_records, _silver_negatives
+from interpeval.training.loop import About, TrainConfig, train
+from interpeval.training.recipes import RECIPES
+from interpeval.training.scoring import evaluate
 
 
 def main() -> None:
@@ -41,16 +37,16 @@ def main() -> None:
     if unknown:
         parser.error(f"--sources: unknown {', '.join(sorted(unknown))}")
 
-    parts = _answerability_records(args.data_root, _vendored_contexts())
+    parts = _answerability_records(args.data_root, vendored_contexts())
     kept = [r for r in parts["train"] if r["source"] in sources]
-    train_set = [_qa_example(r) for r in kept + _silver_negatives(kept, seed=0)]
-    dev = [_qa_example(r) for r in parts["dev"][:200]]  # the recipe's dev
+    train_set = [qa_example(r) for r in kept + _silver_negatives(kept, seed=0)]
+    dev = [qa_example(r) for r in parts["dev"][:200]]  # the recipe's dev
     settings = {**RECIPES["minilm-squad"].settings, "max_steps": args.steps, "lr": args.lr, "seed": 1,
                 "eval_every": max(1, args.steps // 3)}
     shipped = artifacts_dir() / "minilm-squad"
-    train("extractive-qa", "minilm", train_set, args.out, eval_fraction=0, dev=dev, progress=False,
-          init=str(shipped), data=f"minilm-squad records of {sorted(sources)}",
-          command="python bench/qa_domain_warm_start.py", **settings)
+    train("extractive-qa", "minilm", train_set, args.out, TrainConfig(**settings, eval_fraction=0, init=str(shipped)),
+          dev=dev, progress=False, about=About(data=f"minilm-squad records of {sorted(sources)}",
+                                               command="python bench/qa_domain_warm_start.py"))
     print(f"{len(train_set)} training examples from {sorted(sources)}; selection:",
           json.loads((args.out / "card.json").read_text())["selection"]["history"])
 

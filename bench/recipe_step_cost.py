@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from interpeval.models.recipes import RECIPES, run_recipe
+from interpeval.training.recipes import RECIPES, run_recipe
 
 
 def main() -> None:

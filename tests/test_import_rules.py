@@ -43,13 +43,6 @@ FLOORS: list[tuple[str, tuple[str, ...]]] = [
 
 #: (importing module, imported module or package) pairs that break the rules today and are being removed now
 PENDING: dict[tuple[str, str], str] = {
-    ("interpeval.models.recipes", "interpeval.benchmarks"): "dev A: recipes move to interpeval.training",
-    ("interpeval.models.recipes", "interpeval.metrics"): "dev A: recipes move to interpeval.training",
-    ("interpeval.models.train", "interpeval.metrics"): "dev A: the training loop moves to interpeval.training",
-    ("interpeval.models.zoo", "interpeval.models.e5"): "dev A: the zoo circle is cut (model cache helpers)",
-    ("interpeval.models.zoo", "interpeval.models.mpnet"): "dev A: the zoo circle is cut (model cache helpers)",
-    ("interpeval.models.e5", "interpeval.models.zoo"): "dev A: the zoo circle is cut (model cache helpers)",
-    ("interpeval.models.mpnet", "interpeval.models.zoo"): "dev A: the zoo circle is cut (model cache helpers)",
 }
 
 

@@ -21,7 +21,7 @@ WORD_EMBEDDINGS = "embeddings.word_embeddings.weight"
 
 
 def _vocab(tokenizer, recipes: list[str], data_root: Path) -> torch.Tensor:
-    from interpeval.models.recipes import RECIPES
+    from interpeval.training.recipes import RECIPES
 
     ids: set[int] = set(tokenizer.all_special_ids)
     for name in recipes:

@@ -1,7 +1,7 @@
 """Re-store a trained artifact's changes at another precision, without retraining.
 
 ``python tools/requantize_overlay.py ARTIFACT_DIR --bits 4`` decodes ``overlay.safetensors`` and writes it again
-with :func:`interpeval.models.train.quantized_change` (heads and fp16 changes unchanged). The weights change, so
+with :func:`interpeval.training.artifact.quantized_change` (heads and fp16 changes unchanged). The weights change, so
 re-measure the card's held-out scores on the result: re-running its ``interpeval train recipe`` command on the
 directory skips training (the fingerprint matches) and scores the reloaded artifact again.
 """
@@ -17,7 +17,7 @@ from safetensors import safe_open
 from safetensors.torch import load_file, save_file
 
 from interpeval.models.load import OVERLAY_JSON, OVERLAY_WEIGHTS, overlay_changes
-from interpeval.models.train import quantized_change, storage_label
+from interpeval.training.artifact import quantized_change, storage_label
 
 
 def requantize(artifact: Path, bits: int) -> None:

@@ -16,12 +16,14 @@ import torch
 
 from interpeval.errors import InterpevalError
 from interpeval.models import load
-from interpeval.models.train import CHECKPOINT, read_tsv, train
 from interpeval.store import Store
 from interpeval.store.sqlite import StoreUnavailable
 from interpeval.store.studies import Studies
+from interpeval.training.artifact import CHECKPOINT
+from interpeval.training.examples import read_tsv
+from interpeval.training.loop import TrainConfig, train
 
-SST2 = Path(__file__).parents[1] / "models" / "data" / "sst2-dev-head.tsv"
+SST2 = Path(__file__).parents[1] / "training" / "data" / "sst2-dev-head.tsv"
 
 
 def fill(folder: Path, leave: int = 0) -> Path:
@@ -89,22 +91,22 @@ def test_a_run_and_a_study_write_on_a_full_disk(tmp_path, small_disk, cli):
 @pytest.mark.slow
 def test_a_training_checkpoint_on_a_full_disk(small_disk):
     examples, names = read_tsv(SST2)
-    kwargs = dict(max_steps=6, batch_size=8, train_layers=1, lr=1e-3, save_every=1, progress=False,
-                  label_names=names)
+    config = TrainConfig(max_steps=6, batch_size=8, train_layers=1, lr=1e-3, save_every=1)
+    kwargs = dict(label_names=names, progress=False)
     out = small_disk / "model"
-    part = train("sequence-classification", "tiny-encoder", examples, out, steps_this_run=2, **kwargs)
+    part = train("sequence-classification", "tiny-encoder", examples, out, config, steps_this_run=2, **kwargs)
     assert not part.finished and part.steps == 2
 
     filler = fill(small_disk)
     with pytest.raises(InterpevalError) as caught:
-        train("sequence-classification", "tiny-encoder", examples, out, **kwargs)
+        train("sequence-classification", "tiny-encoder", examples, out, config, **kwargs)
     message = str(caught.value)
     assert str(out / f".{CHECKPOINT}.tmp") in message and "No space left on device" in message
     assert torch.load(out / CHECKPOINT, map_location="cpu", weights_only=False)["step"] == 2
     assert not (out / f".{CHECKPOINT}.tmp").exists()
 
     filler.unlink()
-    done = train("sequence-classification", "tiny-encoder", examples, out, **kwargs)
+    done = train("sequence-classification", "tiny-encoder", examples, out, config, **kwargs)
     assert done.finished and done.steps == 6 and not (out / CHECKPOINT).exists()
     assert load(out, device="cpu").kind == "sequence-classification"
     print(f"disk full, training: {message}")

@@ -19,17 +19,19 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from interpeval.models.train import CHECKPOINT, STAGING, read_tsv, train
+from interpeval.training.artifact import CHECKPOINT, STAGING
+from interpeval.training.examples import read_tsv
+from interpeval.training.loop import TrainConfig, train
 
-DATA = Path(__file__).parents[1] / "models" / "data" / "sst2-dev-head.tsv"
-KWARGS = dict(max_steps=6, batch_size=8, train_layers=1, lr=1e-3, save_every=1, progress=False)
+DATA = Path(__file__).parents[1] / "training" / "data" / "sst2-dev-head.tsv"
+SETTINGS = dict(max_steps=6, batch_size=8, train_layers=1, lr=1e-3, save_every=1)
 
 # the child: the same call, the file writer replaced by one that writes half of the n-th file with that name, then
 # SIGKILLs its own process
 CHILD = textwrap.dedent("""
     import os, signal
-    from interpeval.models import train as module
-    real, seen = module.write_whole, [0]
+    from interpeval.training import artifact, examples as readers, loop
+    real, seen = artifact.write_whole, [0]
 
     def half_then_kill(path, data, what):
         if path.name == {name!r}:
@@ -42,14 +44,15 @@ CHILD = textwrap.dedent("""
                 os.kill(os.getpid(), signal.SIGKILL)
         real(path, data, what)
 
-    module.write_whole = half_then_kill
-    examples, names = module.read_tsv({data!r})
-    module.train("sequence-classification", "tiny-encoder", examples, {out!r}, label_names=names, **{kwargs!r})
+    artifact.write_whole = loop.write_whole = half_then_kill  # the artifact's files and the checkpoint
+    examples, names = readers.read_tsv({data!r})
+    loop.train("sequence-classification", "tiny-encoder", examples, {out!r}, loop.TrainConfig(**{kwargs!r}),
+               label_names=names, progress=False)
 """)
 
 
 def _killed_child(out: Path, name: str, nth: int) -> None:
-    script = CHILD.format(name=name, nth=nth, data=str(DATA), out=str(out), kwargs=KWARGS)
+    script = CHILD.format(name=name, nth=nth, data=str(DATA), out=str(out), kwargs=SETTINGS)
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert proc.returncode == -signal.SIGKILL, proc.stderr[-2000:]
 
@@ -61,7 +64,8 @@ def _weights(folder: Path) -> dict[str, torch.Tensor]:
 @pytest.mark.slow
 def test_training_killed_while_writing_resumes_to_the_uninterrupted_weights(tmp_path):
     examples, names = read_tsv(DATA)
-    full = train("sequence-classification", "tiny-encoder", examples, tmp_path / "full", label_names=names, **KWARGS)
+    full = train("sequence-classification", "tiny-encoder", examples, tmp_path / "full", TrainConfig(**SETTINGS), label_names=names,
+                 progress=False)
     assert full.finished and full.steps == 6
     out = tmp_path / "killed"
 
@@ -78,7 +82,8 @@ def test_training_killed_while_writing_resumes_to_the_uninterrupted_weights(tmp_
     assert torch.load(out / CHECKPOINT, map_location="cpu", weights_only=False)["step"] == 5
 
     # 3. the same call again finishes; the weights equal the uninterrupted run's exactly
-    done = train("sequence-classification", "tiny-encoder", examples, out, label_names=names, **KWARGS)
+    done = train("sequence-classification", "tiny-encoder", examples, out, TrainConfig(**SETTINGS), label_names=names,
+                 progress=False)
     assert done.finished and done.steps == 6
     assert not (out / CHECKPOINT).exists() and not (out / STAGING).exists()
     expected, resumed = _weights(tmp_path / "full"), _weights(out)

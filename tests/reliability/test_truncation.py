@@ -42,7 +42,7 @@ def test_evaluate_says_how_many_inputs_were_truncated_partners_included(tmp_path
 
 
 @pytest.mark.parametrize("kind", ["span", "choice"])
-def test_expmrc_answer_run_says_how_many_inputs_were_cut(capsys, kind):
+def test_expmrc_answer_run_says_how_many_inputs_were_cut(tmp_path, capsys, kind):
     from interpeval.benchmarks.expmrc.data import Dataset, Question
     from interpeval.benchmarks.expmrc.run import stored_outputs
     from interpeval.models import load
@@ -50,7 +50,9 @@ def test_expmrc_answer_run_says_how_many_inputs_were_cut(capsys, kind):
     options = ("good", "bad") if kind == "choice" else ()
     questions = tuple(Question(str(i), "what is good?", context, ("A" if options else "good",), None, options=options)
                       for i, context in enumerate(["good films", LONG, "a good day"]))
-    dataset = Dataset("dev.json", "1.0", kind, "squad" if kind == "span" else "race", questions)
+    source = tmp_path / "dev.json"  # the answers are stored keyed by the file's fingerprint (in memory: no --store)
+    source.write_text("{}")
+    dataset = Dataset(str(source), "1.0", kind, "squad" if kind == "span" else "race", questions)
     model = "tiny-extractive-qa" if kind == "span" else "tiny-multiple-choice"
     outputs = stored_outputs(load(model), model, dataset, None)
     assert len(outputs) == 3

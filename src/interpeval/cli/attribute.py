@@ -56,6 +56,7 @@ def attribute(
     from interpeval import models, validate
     from interpeval.benchmarks.attribute import AttributeLines
     from interpeval.benchmarks.base import resume
+    from interpeval.models import lineage
 
     validate.at_least(chunk, 1, "--chunk")
     validate.store(store)
@@ -64,6 +65,7 @@ def attribute(
     rows = read_lines(file)
     loaded = models.load(model)
     models.say_truncated(loaded, [text for _, text in rows])
+    lineage.say_trained(model, [text for _, text in rows])
     with Store(store) as db, Progress(transient=True) as progress:
         for spec, instance in zip(specs, built, strict=True):
             bench = AttributeLines(loaded, instance, spec.name, rows, file.name, fingerprint_files(file), chunk)

@@ -53,6 +53,7 @@ def evaluate(
     from interpeval.evaluate.engine import resolve_metrics
     from interpeval.evaluate.inputs import read_inputs
     from interpeval.models import load, say_truncated
+    from interpeval.models.lineage import say_trained
     from interpeval.store import Store
 
     if bool(texts) == (file is not None):
@@ -72,6 +73,7 @@ def evaluate(
         explainer = [*explainer, "random"]
     loaded = load(model, device=device)
     say_truncated(loaded, [i.text for i in inputs] + [i.partner for i in inputs if i.partner])
+    say_trained(model, [i.text for i in inputs] + [i.partner for i in inputs if i.partner])
     with Store(store) as db:
         result = run_evaluation(loaded, inputs, explainer, metric, target=parsed_target, store=db,
                                 chunk=chunk, seed=seed, options=options,

@@ -43,7 +43,8 @@ def _train(
     """Train, score the held-out split, write the artifact with MODEL_CARD.md and card.json."""
     from interpeval import validate
     from interpeval.errors import OptionError
-    from interpeval.models.train import read_examples, train
+    from interpeval.training.examples import read_examples
+    from interpeval.training.loop import About, TrainConfig, train
 
     validate.output_dir(out, "--out")
     validate.device(device)
@@ -57,14 +58,15 @@ def _train(
     examples, label_names = read_examples(kind, data)
     if limit is not None:
         examples = examples[:limit]
-    result = train(kind, base, examples, out, seed=seed, epochs=epochs, max_steps=max_steps, lr=lr,
-                   batch_size=batch_size, eval_fraction=eval_fraction, train_layers=train_layers,
-                   evidence_lambda=evidence_lambda, max_length=max_length, device=device, label_names=label_names,
-                   data=f"{data}" + (f" (first {limit})" if limit else ""), description=description,
-                   command=_command(kind, data, out, base=base, train_layers=train_layers, max_steps=max_steps,
-                                    epochs=epochs, lr=lr, batch_size=batch_size, max_length=max_length,
-                                    eval_fraction=eval_fraction, evidence_lambda=evidence_lambda, seed=seed,
-                                    device=device, limit=limit))
+    config = TrainConfig(seed=seed, epochs=epochs, max_steps=max_steps, lr=lr, batch_size=batch_size,
+                         eval_fraction=eval_fraction, train_layers=train_layers, evidence_lambda=evidence_lambda,
+                         max_length=max_length)
+    command = _command(kind, data, out, base=base, train_layers=train_layers, max_steps=max_steps, epochs=epochs,
+                       lr=lr, batch_size=batch_size, max_length=max_length, eval_fraction=eval_fraction,
+                       evidence_lambda=evidence_lambda, seed=seed, device=device, limit=limit)
+    result = train(kind, base, examples, out, config, label_names=label_names, device=device,
+                   about=About(data=f"{data}" + (f" (first {limit})" if limit else ""), command=command,
+                               description=description))
     scores = ", ".join(f"{k}={v:.4f}" for k, v in result.metrics.items())
     Console().print(f"{out}: {result.steps} steps, {result.n_train} train / {result.n_eval} held-out, "
                     f"{scores}, {result.wall_time_s} s")
@@ -105,7 +107,7 @@ def recipe(
     import json
 
     from interpeval.errors import InterpevalError
-    from interpeval.models.recipes import RECIPES, run_recipe
+    from interpeval.training.recipes import RECIPES, run_recipe
 
     if name not in RECIPES:
         raise InterpevalError(f"unknown recipe {name!r}; recipes: {', '.join(RECIPES)}")
@@ -128,7 +130,7 @@ def recipe(
     validate.output_dir(out or Path("zoo") / name, "--out")
     validate.device(device)
     if "init" in overrides:
-        from interpeval.models.train import check_init
+        from interpeval.training.loop import check_init
 
         layers = overrides.get("train_layers", RECIPES[name].settings.get("train_layers"))
         check_init(str(overrides["init"]), RECIPES[name].kind, RECIPES[name].base, layers)

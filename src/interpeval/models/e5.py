@@ -66,7 +66,7 @@ def engine_file() -> Path | None:
 
 def converted_dir() -> Path:
     """Where the converted model lives (in the interpeval cache dir)."""
-    from interpeval.models.zoo import cache_dir
+    from interpeval.models.cache import cache_dir
 
     return cache_dir() / "me5-small"
 
@@ -180,7 +180,7 @@ def convert(out_dir: str | Path | None = None, source: str | Path | None = None,
     from safetensors.numpy import save_file
     from transformers import BertConfig
 
-    from interpeval.models.zoo import replace_dir
+    from interpeval.models.cache import replace_dir
 
     src = Path(source) if source else engine_file()
     if src is None:

@@ -185,7 +185,7 @@ class ExtractiveQAModel(Model):
     """Question + context → answer span, optionally with an evidence span head.
 
     ``tokenize(questions, contexts)`` truncates only the context. The evidence head is a linear layer (hidden → 2)
-    over the last hidden states giving evidence start/end logits; it is trained by :mod:`interpeval.models.train`
+    over the last hidden states giving evidence start/end logits; it is trained by :mod:`interpeval.training`
     and stored next to the model as ``evidence_head.safetensors``.
     """
 
@@ -323,7 +323,7 @@ class MultipleChoiceModel(Model):
 
     Each choice is encoded as the pair (text, option); tensors are ``[B, n_choices, L]``. An optional evidence head
     (hidden → 2, as ExpMRC's multiple-choice baseline ``run_mc_mrc.py``) scores evidence start/end over the context
-    tokens from the last hidden states averaged over the choices; it is trained by :mod:`interpeval.models.train`.
+    tokens from the last hidden states averaged over the choices; it is trained by :mod:`interpeval.training`.
     """
 
     kind = "multiple-choice"

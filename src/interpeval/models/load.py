@@ -1,7 +1,7 @@
 """``load()``: one entry point from a zoo name, a local directory or a hub id to a :class:`Model`.
 
 A directory is either a Hugging Face checkpoint (``config.json``; an ``evidence_head.safetensors`` next to a QA or
-multiple-choice model adds the evidence head) or an *overlay* written by :func:`interpeval.models.train.train` with
+multiple-choice model adds the evidence head) or an *overlay* written by :func:`interpeval.training.loop.train` with
 ``train_layers``: ``overlay.json`` names the base model and ``overlay.safetensors`` holds only the weights that
 training changed, so trained artifacts stay a few MB.
 """
@@ -183,7 +183,7 @@ def _overlay(path: Path, kind: str | None, num_labels: int | None = None,
 
 
 def overlay_changes(stored: dict[str, torch.Tensor]) -> dict[str, tuple[bool, torch.Tensor]]:
-    """Decode what an overlay stores (written by :func:`interpeval.models.train.quantized_change`): ``name`` is a
+    """Decode what an overlay stores (written by :func:`interpeval.training.artifact.quantized_change`): ``name`` is a
     value, ``name.delta`` a change, ``name.q8`` + ``name.q8scale`` an int8 change with one scale per row and
     ``name.q4`` + ``name.q4scale`` int4 changes packed two per byte with one scale per column group;
     ``name.lowrank_left`` / ``name.lowrank_right`` (each stored in one of those ways) are factors of the change.

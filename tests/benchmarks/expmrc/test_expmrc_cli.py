@@ -44,7 +44,7 @@ def test_human_command(span_file):
 def test_baselines_default_to_the_zoo_qa_head_of_each_language(tmp_path, span_file, monkeypatch):
     """Without --qa-model/--qa-model-zh each span subset is answered by the zoo's QA head of its language (English
     SQuAD and Chinese CMRC 2018 heads differ); "" leaves that language's model rows out."""
-    from interpeval.models import recipes
+    from interpeval.models import zoo
 
     asked = []
 
@@ -52,7 +52,7 @@ def test_baselines_default_to_the_zoo_qa_head_of_each_language(tmp_path, span_fi
         asked.append((kind, language))
         return ["tiny-extractive-qa"]
 
-    monkeypatch.setattr(recipes, "shipped_heads", shipped_heads)
+    monkeypatch.setattr(zoo, "shipped_heads", shipped_heads)
     data = tmp_path / "data"
     for subset in ("squad", "cmrc2018"):
         (data / subset).mkdir(parents=True)
@@ -70,3 +70,30 @@ def test_baselines_default_to_the_zoo_qa_head_of_each_language(tmp_path, span_fi
     assert json.loads((tmp_path / "b" / "table3.json").read_text())["provenance"]["model"] == {
         "SQuAD": "tiny-extractive-qa", "CMRC 2018": "none"}
     assert asked == [("extractive-qa", "en")]
+
+
+def test_questions_whose_passage_the_answer_model_trained_on_are_left_out_and_counted(tmp_path, span_file,
+                                                                                    monkeypatch):
+    """A head's lineage.json names the passages it saw: their questions leave every row of the table (a model
+    scored on its own training passages is no baseline) and the table says how many."""
+    from interpeval.models import lineage
+
+    raw = json.loads(span_file.read_text())
+    raw["data"].append({"title": "u", "paragraphs": [{"context": "Ann works in Rome.", "qas": [
+        {"id": "q3", "question": "Where does Ann work?", "answers": [{"text": "Rome", "answer_start": 13},
+                                                                 {"text": "in Rome", "answer_start": 10}],
+         "evidences": ["Ann works in Rome.", "works in Rome"]}]}]})
+    (tmp_path / "data" / "squad").mkdir(parents=True)
+    (tmp_path / "data" / "squad" / "expmrc-squad-dev.json").write_text(json.dumps(raw))
+    passage = raw["data"][0]["paragraphs"][0]["context"]
+    trained = lineage.Lineage("tiny-extractive-qa", frozenset({lineage.content_hash(passage.upper())}), "passages")
+    monkeypatch.setattr(lineage, "read", lambda name: trained)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(app, ["baselines", "--subsets", "squad", "--data-dir", str(tmp_path / "data"),
+                                      "--qa-model", "tiny-extractive-qa", "--out", str(out), "--no-store"])
+    assert result.exit_code == 0, result.output
+    for system in ("mss", "pa_sent", "ga_sent"):
+        if (out / "squad" / f"{system}.json").is_file():
+            assert json.loads((out / "squad" / f"{system}.json").read_text()).keys() == {"q3"}
+    notes = json.loads((out / "table3.json").read_text())["notes"]
+    assert any("2 questions tiny-extractive-qa trained or was selected on left out" in n for n in notes)

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from interpeval.benchmarks.iqs.marking import Marking
-from interpeval.benchmarks.iqs.protocol import sample_protocol, training_inputs
+from interpeval.benchmarks.iqs.protocol import sample_protocol, untrained
 from interpeval.benchmarks.iqs.tasks import TASKS, load_samples
 from interpeval.errors import DataError, InterpevalError
-from interpeval.models.recipes import TRAINED_INPUTS, input_key
+from interpeval.models.lineage import LINEAGE, content_hash
 
 SHARED_SST2 = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "glue" / "SST-2" / "dev.tsv"
 
@@ -62,46 +62,32 @@ def test_bad_records_name_file_and_line(tmp_path):
         load_samples(TASKS["stsb"], tsv)
 
 
-@pytest.mark.skipif(not SHARED_SST2.is_file(), reason="needs ../shared/data (developers and CI)")
-def test_a_legacy_zoo_cards_training_rows_are_left_out(tmp_path):
-    card = {"kind": "sequence-classification", "data": "glue/SST-2/dev.tsv", "eval_fraction": 0.25, "seed": 0}
-    (tmp_path / "card.json").write_text(json.dumps(card))
-    seen, note = training_inputs(str(tmp_path))
-    assert len(seen) == 872 - 218 and "654 training inputs" in note  # round(872 × 0.25) = 218 held out
-    task = TASKS["sst2"]
-    chosen = sample_protocol(task, load_samples(task, SHARED_SST2), 25, 0, seen)
-    assert not {input_key(s.text) for s in chosen} & seen
-    assert training_inputs("tiny-sequence-classification")[0] is None
-
-
-@pytest.mark.skipif(not SHARED_SST2.is_file(), reason="needs ../shared/data (developers and CI)")
-def test_a_recipe_heads_training_and_dev_rows_are_left_out(tmp_path):
-    (tmp_path / "card.json").write_text(json.dumps({"command": "interpeval train recipe minilm-stsb --data-root X"}))
-    seen, note = training_inputs(str(tmp_path))
-    assert "recipe minilm-stsb excluded" in note
-    # the recipe: a RandomState(0) permutation of the 1,500 rows, the first 500 test, the next 100 dev, 900 train
+def test_a_shipped_heads_training_and_dev_rows_are_left_out():
+    # the recipe: a RandomState(0) permutation of the 1,500 rows, the first 500 test, the next 100 dev, 900 train;
+    # the head lists those inputs in its lineage.json, so a bare wheel (no data folder) leaves them out too
     test_rows = set(np.random.RandomState(0).permutation(1500)[:500].tolist())
     task = TASKS["stsb"]
     samples = load_samples(task)
-    assert len(seen) == len({input_key(s.text, s.pair) for i, s in enumerate(samples) if i not in test_rows})
-    chosen = sample_protocol(task, samples, 25, 0, seen)
+    trained = {content_hash(s.text, s.pair) for i, s in enumerate(samples) if i not in test_rows}
+    expected = [i for i in sorted(test_rows) if content_hash(samples[i].text, samples[i].pair) not in trained]
+    pool, note = untrained("minilm-stsb", samples)
+    assert [samples.index(s) for s in pool] == expected and len(expected) > 450
+    assert f"{1500 - len(expected)} samples minilm-stsb trained or was selected on left out" in note
+    chosen = sample_protocol(task, pool, 25, 0)
     assert {samples.index(s) for s in chosen} <= test_rows
-    # the shipped head lists the same inputs next to it, so a bare wheel (no data folder) checks the overlap too
-    shipped, note = training_inputs("minilm-stsb")
-    assert shipped == seen and TRAINED_INPUTS in note
 
 
-def test_trained_inputs_next_to_a_head_are_left_out_without_any_data(tmp_path):
+def test_trained_inputs_next_to_a_head_are_left_out_whatever_the_case(tmp_path):
     task = TASKS["qnli"]
     samples = load_samples(task)
     trained = samples[:700]  # only 100 left: 25 per class must come from them
-    (tmp_path / "card.json").write_text(json.dumps({"command": "interpeval train recipe minilm-qnli --data-root X"}))
-    (tmp_path / TRAINED_INPUTS).write_text(json.dumps({"input_sha1": [input_key(s.text.upper(), s.pair)
-                                                                       for s in trained]}))  # case does not count
-    seen, note = training_inputs(str(tmp_path))
-    assert len(seen) == len({input_key(s.text, s.pair) for s in trained}) and "excluded (trained_inputs.json)" in note
-    chosen = sample_protocol(task, samples, 25, 0, seen)
+    (tmp_path / LINEAGE).write_text(json.dumps({"sha1": [content_hash(s.text.upper(), s.pair) for s in trained],
+                                                "what": "test inputs"}))  # case does not count
+    pool, note = untrained(str(tmp_path), samples)
+    assert pool == samples[700:] and "700 samples" in note and "(lineage.json: test inputs)" in note
+    chosen = sample_protocol(task, pool, 25, 0)
     assert all(samples.index(s) >= 700 for s in chosen)
+    assert untrained("tiny-sequence-classification", samples)[0] == samples  # records nothing: all kept
 
 
 def test_marking_rule_threshold_top_k_and_sign():

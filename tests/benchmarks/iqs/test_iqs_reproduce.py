@@ -12,7 +12,7 @@ import pytest
 from interpeval.benchmarks import plugin
 from interpeval.benchmarks.iqs.explanations import PAPER_METHODS, explain_samples
 from interpeval.benchmarks.iqs.marking import PAPER_PATTERN, Marking
-from interpeval.benchmarks.iqs.protocol import sample_protocol, training_inputs
+from interpeval.benchmarks.iqs.protocol import sample_protocol, untrained
 from interpeval.benchmarks.iqs.reproduce import profile_settings
 from interpeval.benchmarks.iqs.tables import SIMULATED_BANNER
 from interpeval.benchmarks.iqs.tasks import get_task, load_samples
@@ -75,8 +75,7 @@ def test_marking_rule_changes_guided_backprop_simplicity_on_a_real_sst2_sentence
     from interpeval.models import load
 
     task = get_task("sst2")
-    exclude, _ = training_inputs("minilm-sst2")
-    sample = sample_protocol(task, load_samples(task), 25, 0, exclude)[2]
+    sample = sample_protocol(task, untrained("minilm-sst2", load_samples(task))[0], 25, 0)[2]
     assert sample.id == "sst2-test.txt:78" and len(sample.text.split()) == 26
     explanations, _ = explain_samples(load("minilm-sst2", device="cpu"), task, [sample],
                                       {m: PAPER_METHODS[m] for m in ("guided_backprop", "input_x_gradient")})

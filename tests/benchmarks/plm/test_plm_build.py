@@ -4,15 +4,10 @@ import json
 
 import pytest
 
-from interpeval.benchmarks.plm.build import (
-    TRAINED_TEXTS,
-    build,
-    exclusion_hashes,
-    spread,
-    trained_text_hashes,
-)
+from interpeval.benchmarks.plm.build import build, exclusion_hashes, spread
 from interpeval.benchmarks.plm.records import Item, read_golden
 from interpeval.errors import DataError
+from interpeval.models import lineage
 
 
 def _by_text(items, text):
@@ -52,11 +47,11 @@ def test_missing_source_is_reported_before_work(tmp_path):
 
 def test_trained_texts_are_read_from_a_folder_named_as_the_model_loader_resolves_it(tmp_path, monkeypatch):
     (tmp_path / "my-mlm").mkdir()
-    (tmp_path / "my-mlm" / TRAINED_TEXTS).write_text(json.dumps({"text_sha1": ["a1", "b2"]}))
+    (tmp_path / "my-mlm" / lineage.LINEAGE).write_text(json.dumps({"sha1": ["a1", "b2"]}))
     monkeypatch.chdir(tmp_path)
-    assert trained_text_hashes("my-mlm") == {"a1", "b2"}  # a bare relative folder, as `load("my-mlm")` takes it
-    assert trained_text_hashes(str(tmp_path / "my-mlm")) == {"a1", "b2"}
-    assert trained_text_hashes("no-such-model") == frozenset()  # a hub name records nothing
+    assert lineage.read("my-mlm").hashes == {"a1", "b2"}  # a bare relative folder, as `load("my-mlm")` takes it
+    assert lineage.read(str(tmp_path / "my-mlm")).hashes == {"a1", "b2"}
+    assert lineage.read("no-such-model").hashes == frozenset()  # a hub name records nothing
 
 
 def _record(lang, dimension, text, mask, rationale, rule, perturbation=None):

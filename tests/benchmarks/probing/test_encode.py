@@ -41,6 +41,20 @@ def test_each_sentence_is_encoded_once_and_reused(tmp_path, model):
         cache.missing(TEXTS, ["sum"])
 
 
+def test_a_head_retrained_under_the_same_name_is_encoded_again(tmp_path, model):
+    head = tmp_path / "my-head"  # a model folder: its files are what the cache is keyed by, with its name
+    head.mkdir()
+    (head / "overlay.safetensors").write_bytes(b"first weights")
+    counting = CountingModel(model)
+    assert LayerCache(tmp_path / "cache", str(head)).encode(counting, TEXTS, ["avg"]) == 3
+    assert LayerCache(tmp_path / "cache", str(head)).encode(counting, TEXTS, ["avg"]) == 0  # same head: reused
+    (head / "card.json").write_text("{}")  # a description changes nothing the head computes
+    assert LayerCache(tmp_path / "cache", str(head)).encode(counting, TEXTS, ["avg"]) == 0
+    (head / "overlay.safetensors").write_bytes(b"retrained weights")
+    assert LayerCache(tmp_path / "cache", str(head)).encode(counting, TEXTS, ["avg"]) == 3  # no stale vectors
+    assert counting.seen == 6
+
+
 def test_masked_aggregation_does_not_depend_on_the_batch(tmp_path, model):
     together = LayerCache(tmp_path / "a", "tiny")
     together.encode(model, TEXTS, ["avg", "last", "sum", "cls"])

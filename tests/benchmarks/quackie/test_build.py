@@ -21,6 +21,7 @@ from interpeval.benchmarks.quackie.data import (
     load_squad,
 )
 from interpeval.errors import DataError
+from interpeval.models.lineage import Lineage, content_hash
 from interpeval.text.sentences import sent_tokenize
 
 
@@ -106,13 +107,14 @@ def test_single_sentence_context(tmp_path):
     assert [g.tolist() for g in inst.gts()] == [[1]]
 
 
-def test_unanswerable_and_trained_articles_are_dropped_and_counted(tmp_path):
+def test_unanswerable_and_trained_paragraphs_are_dropped_and_counted(tmp_path):
     qas = [{"id": "a", "question": "Who?", "answers": [], "is_impossible": True},
            {"id": "b", "question": "How big?", "answers": [{"text": "big", "answer_start": 9}]}]
     questions = load_squad(_squad(tmp_path, "Paris is big.", qas, title="Paris"))
     instances, skipped = build_instances(questions)
     assert [i.id for i in instances] == ["b"] and skipped == {"unanswerable": 1, "trained_on": 0}
-    instances, skipped = build_instances(questions, exclude_articles=["Paris"])
+    trained = Lineage("m", frozenset({content_hash("PARIS  is big.")}), "paragraphs")  # case and spacing do not count
+    instances, skipped = build_instances(questions, trained=trained)
     assert instances == [] and skipped == {"unanswerable": 0, "trained_on": 2}
 
 

@@ -121,6 +121,17 @@ def test_too_long_inputs_are_skipped_and_counted(squad_file, tmp_path):
     assert _rows(result)["Random"]["n"] == 1
 
 
+def test_questions_on_a_paragraph_the_model_trained_on_are_never_explained(squad_file, tmp_path, monkeypatch):
+    from interpeval.models import lineage
+
+    seen = lineage.Lineage(TINY.model, frozenset({lineage.content_hash(CONTEXT)}), "paragraphs")
+    monkeypatch.setattr(lineage, "read", lambda name: seen)  # as if the model's lineage.json listed CONTEXT
+    result = run_quackie([str(squad_file)], [TINY], [RANDOM], store=Store(tmp_path / "s.sqlite"), check=False,
+                         log=lambda _: None)
+    assert result.selection[0]["trained_on"] == 5 and result.selection[0]["kept"] == 1  # only q4 ("Paris is big")
+    assert _rows(result)["Random"]["n"] == 1
+
+
 def test_a_rerun_resumes_from_the_store(squad_file, tmp_path):
     store = Store(tmp_path / "s.sqlite")
     band = parse_method("quackie_test_band:lo=0,hi=29")

@@ -89,7 +89,6 @@ def pseudo_data(out: Path = typer.Argument(..., help="JSON-lines file of QA exam
                 squad: Path = typer.Option(None, help="SQuAD-format training file (default: the vendored "
                                                       "SQuADShifts new-wiki subset).")) -> None:
     """Write pseudo-evidence QA examples for `interpeval train extractive-qa --data OUT` (evidence head)."""
-    import dataclasses
     import json
 
     from interpeval.benchmarks.expmrc.pseudo import default_training_file, pseudo_examples
@@ -101,5 +100,5 @@ def pseudo_data(out: Path = typer.Argument(..., help="JSON-lines file of QA exam
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "w", encoding="utf-8") as handle:
         for example in examples:
-            handle.write(json.dumps(dataclasses.asdict(example), ensure_ascii=False) + "\n")
+            handle.write(json.dumps(example, ensure_ascii=False) + "\n")
     print(f"wrote {len(examples)} examples from {source} to {out}")

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from interpeval.benchmarks.expmrc.baselines import Answer, mss_q, sentence_spans
 from interpeval.benchmarks.expmrc.data import Question
 from interpeval.errors import DataError
-from interpeval.models.train import QAExample
 
 
 def default_training_file() -> Path:
@@ -24,8 +24,9 @@ def default_training_file() -> Path:
 
 
 def pseudo_examples(path: str | Path, language: str = "en", exclude_contexts: frozenset[str] = frozenset()
-                    ) -> list[QAExample]:
-    """One :class:`QAExample` with a pseudo evidence per answerable question of a SQuAD-format file.
+                    ) -> list[dict[str, Any]]:
+    """One extractive-QA training record (the fields ``interpeval train extractive-qa`` reads from JSON lines)
+    with a pseudo evidence per answerable question of a SQuAD-format file.
 
     Unanswerable questions (SQuAD 2.0 ``is_impossible``) are skipped, and so are passages in ``exclude_contexts``
     (pass the ExpMRC dev passages when training on SQuAD 2.0 dev, which shares articles with them).
@@ -52,7 +53,7 @@ def pseudo_examples(path: str | Path, language: str = "en", exclude_contexts: fr
                 q = Question(qid=str(qa["id"]), question=qa["question"], context=context, answers=(text,),
                              evidences=None, answer_starts=(start,))
                 evidence = mss_q(q, Answer(text, start), spans)
-                examples.append(QAExample(question=qa["question"], context=context, answer_start=start,
-                                          answer_text=text, evidence_start=context.find(evidence),
-                                          evidence_text=evidence))
+                examples.append({"question": qa["question"], "context": context, "answer_start": start,
+                                 "answer_text": text, "evidence_start": context.find(evidence),
+                                 "evidence_text": evidence})
     return examples

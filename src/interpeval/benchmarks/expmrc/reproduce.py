@@ -119,8 +119,8 @@ def reproduce(context: ReproduceContext) -> PaperReport:
     qa_model_zh = extra["qa_model_zh"] if "qa_model_zh" in extra else zoo_qa_head("zh")
     print(f"expmrc reproduce ({context.profile}): {', '.join(f'{s} {len(d.questions)}' for s, d in datasets.items())}"
           f" questions; answers: {qa_model or 'none'} (en), {qa_model_zh or 'none'} (zh)", file=sys.stderr)
-    results, answerers = run_baselines(datasets, Path(context.out) / "expmrc", qa_model, qa_model_zh,
-                                       extra.get("mc_model", ""), context.store)
+    results, answerers, trained_notes = run_baselines(datasets, Path(context.out) / "expmrc", qa_model, qa_model_zh,
+                                                      extra.get("mc_model", ""), context.store)
     tables = published("expmrc")["tables"]["3"]
     rows = []
     for system in SYSTEMS:
@@ -152,7 +152,7 @@ def reproduce(context: ReproduceContext) -> PaperReport:
         notes="Official eval_expmrc.py scoring; 95 % percentile-bootstrap intervals over questions. Human: cross-"
               f"validation over the released references; multiple choice: {FIXED_ANSWER} (left empty here). "
               "The paper's test columns and large-level rows have no counterpart here (no test answers are "
-              "released; no large model).")
+              "released; no large model). " + " ".join(trained_notes))
     report = PaperReport("expmrc", published("expmrc")["reference"], context.profile, [table],
                          findings(results, full, subsets))
     report.seconds = time.perf_counter() - started

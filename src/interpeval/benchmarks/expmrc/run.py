@@ -115,16 +115,14 @@ class AnswerOutputs(Benchmark):
 
 
 def stored_outputs(model: Any, model_name: str, dataset: Dataset, store: Store | None) -> dict[str, ModelOutput]:
-    """The model's outputs for ``dataset``, computed once per store (without a store: computed now); says on stderr
+    """The model's outputs for ``dataset``, computed once per store (without one: an in-memory store); says on stderr
     how many inputs are longer than the model reads (cut to its first ``max_length`` tokens)."""
     if model is not None and dataset.kind == "span":
         say_truncated(model, [q.question for q in dataset.questions], [q.context for q in dataset.questions])
     elif model is not None:  # one input per (passage, question + option), as choice_outputs reads them
         say_truncated(model, [q.context for q in dataset.questions for _ in q.options],
                       [f"{q.question} {o}" for q in dataset.questions for o in q.options])
-    if store is None:
-        return (qa_outputs if dataset.kind == "span" else choice_outputs)(model, dataset)
-    rows = resume(AnswerOutputs(model, model_name, dataset), store).outputs
+    rows = resume(AnswerOutputs(model, model_name, dataset), store if store is not None else Store(":memory:")).outputs
     return {r["instance_id"]: ModelOutput(Answer(r["text"], start=r["start"], label=r["label"]), r["evidence"])
             for r in rows}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from interpeval.benchmarks.expmrc.run import (
     stored_outputs,
 )
 from interpeval.benchmarks.expmrc.score import Score
+from interpeval.models import lineage
 from interpeval.report import Table, write_report
 from interpeval.store import Store, fingerprint_files
 
@@ -27,7 +29,7 @@ SUBSET_NAMES = {"squad": "SQuAD", "cmrc2018": "CMRC 2018", "race": "RACE+", "c3"
 def zoo_qa_head(language: str) -> str:
     """The zoo's extractive-QA head for ``language`` ("" when none ships: the model rows are left out)."""
     from interpeval.errors import InterpevalError
-    from interpeval.models.recipes import shipped_head
+    from interpeval.models.zoo import shipped_head
 
     try:
         return shipped_head("extractive-qa", language)
@@ -64,11 +66,12 @@ def table3(results: Mapping[tuple[str, str], Score], answerers: Mapping[str, str
                  notes=list(notes or []))
 
 
-def run_baselines(datasets: Mapping[str, Dataset], out_dir: str | Path, qa_model: str = "", qa_model_zh: str = "",
+def run_baselines(datasets: dict[str, Dataset], out_dir: str | Path, qa_model: str = "", qa_model_zh: str = "",
                   mc_model: str = "", store_path: str | Path | None = None, use_store: bool = True
-                  ) -> tuple[dict[tuple[str, str], Score], dict[str, str]]:
+                  ) -> tuple[dict[tuple[str, str], Score], dict[str, str], list[str]]:
     """Load the answer models, run every system on ``datasets`` (predictions under ``out_dir``): ``(scores by
-    (system, subset), answer model by subset)``.
+    (system, subset), answer model by subset, notes)``. Questions whose passage an answer model trained on are
+    left out of ``datasets`` (replaced in place) and counted in the notes.
 
     English span answers come from ``qa_model``, Chinese ones from ``qa_model_zh`` (model rows are left out
     without one); multiple-choice answers from ``mc_model`` or, when empty, the unsupervised overlap scorer.
@@ -88,6 +91,13 @@ def run_baselines(datasets: Mapping[str, Dataset], out_dir: str | Path, qa_model
                 models[name] = load(name, kind="extractive-qa" if dataset.kind == "span" else "multiple-choice")
             answerers[subset] = name
 
+    trained_notes = []
+    for subset, name in answerers.items():  # questions whose passage the answer model trained on are left out
+        if name in models:
+            seen = lineage.read(name)
+            kept, dropped = seen.drop(datasets[subset].questions, lambda q: q.context)
+            datasets[subset] = dataclasses.replace(datasets[subset], questions=tuple(kept))
+            trained_notes.append(f"{SUBSET_NAMES[subset]}: {seen.note(dropped, 'questions')}")
     store = Store(store_path) if use_store else None
 
     def outputs_for(dataset: Dataset) -> dict[str, ModelOutput] | None:
@@ -97,7 +107,7 @@ def run_baselines(datasets: Mapping[str, Dataset], out_dir: str | Path, qa_model
         return stored_outputs(models[name], name, dataset, store) if name else None
 
     try:
-        return run_systems(datasets, answerers, outputs_for, out_dir, store), answerers
+        return run_systems(datasets, answerers, outputs_for, out_dir, store), answerers, trained_notes
     finally:
         if store is not None:
             store.close()
@@ -108,9 +118,11 @@ def run_table3(paths: Mapping[str, str | Path], out_dir: str | Path, qa_model: s
                use_store: bool = True) -> list[Path]:
     """Load the subsets, run every system (:func:`run_baselines`), write ``table3.{md,json,html}`` and predictions."""
     datasets = {s: load_dataset(p) for s, p in paths.items()}
-    results, answerers = run_baselines(datasets, out_dir, qa_model, qa_model_zh, mc_model, store_path, use_store)
+    results, answerers, trained_notes = run_baselines(datasets, out_dir, qa_model, qa_model_zh, mc_model, store_path,
+                                                      use_store)
     notes = [f"{SUBSET_NAMES[s]}: no answer model given, model rows left out" for s in datasets
              if s not in answerers]
+    notes += trained_notes
     notes += [f"Human: each reference in turn against the others; multiple choice: {FIXED_ANSWER}, so its overall "
               "score is the evidence score.",
               "Upper bounds use the gold answer: GA Sent. = sentence of the gold answer (multiple choice: MSS of "

@@ -119,14 +119,13 @@ def protocol_simplicity(task_name: str, model_name: str, marking: Marking, store
     study's own stored runs (same key as :func:`~interpeval.benchmarks.iqs.study.build_study`), so ``paper``
     reuses them."""
     from interpeval.benchmarks.iqs.explanations import explain_resumable
-    from interpeval.benchmarks.iqs.protocol import sample_protocol, training_inputs
+    from interpeval.benchmarks.iqs.protocol import sample_protocol, untrained
     from interpeval.benchmarks.iqs.tasks import default_path, get_task, load_samples
     from interpeval.models import load
     from interpeval.store import Store, fingerprint_files
 
     task = get_task(task_name)
-    exclude, _ = training_inputs(model_name)
-    samples = sample_protocol(task, load_samples(task), PAPER["per_class"], 0, exclude)
+    samples = sample_protocol(task, untrained(model_name, load_samples(task))[0], PAPER["per_class"], 0)
     model = load(model_name)
     with Store(store) as results:
         explanations, _ = explain_resumable(

@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from interpeval.benchmarks.iqs.explanations import PAPER_METHODS, Explanation, explain_samples, model_outputs
+from interpeval.benchmarks.iqs.explanations import PAPER_METHODS, Explanation, model_outputs
 from interpeval.benchmarks.iqs.marking import Marking
-from interpeval.benchmarks.iqs.protocol import protocol_info, sample_protocol, training_inputs
+from interpeval.benchmarks.iqs.protocol import protocol_info, sample_protocol, untrained
 from interpeval.benchmarks.iqs.score import Answer, Item
 from interpeval.benchmarks.iqs.studies import KIND
 from interpeval.benchmarks.iqs.tasks import Sample, Task, default_path, get_task, load_samples
@@ -73,8 +73,8 @@ def build_study(task_name: str, model_name: str, *, data: str | None = None, per
                 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Sample, run the model and the explainers, mark words: ``(items, config)`` ready for the store.
 
-    With ``store``, every explanation is recorded in a run ``iqs-explanations`` as soon as it is done, and an
-    interrupted creation with the same arguments resumes from there.
+    Every explanation is recorded in a run ``iqs-explanations`` of ``store`` (an in-memory store without one) as
+    soon as it is done, so an interrupted creation with the same arguments and store resumes from there.
     """
     from interpeval.benchmarks.iqs.explanations import check_methods, explain_resumable
     from interpeval.models import load, say_truncated
@@ -84,20 +84,16 @@ def build_study(task_name: str, model_name: str, *, data: str | None = None, per
     methods = dict(PAPER_METHODS if methods is None else methods)
     check_methods(methods)
     marking = marking or Marking()
-    exclude, note = training_inputs(model_name)
-    chosen = sample_protocol(task, load_samples(task, data), per_class, seed, exclude)
+    pool, note = untrained(model_name, load_samples(task, data))
+    chosen = sample_protocol(task, pool, per_class, seed)
     model = load(model_name, device=device, batch_size=batch_size)
     say_truncated(model, [s.text for s in chosen], [s.pair or "" for s in chosen] if any(s.pair for s in chosen) else None)
     outputs = model_outputs(model, task, chosen)
     source = str(data) if data else f"interpeval/data/iqs/{default_path(task).name} (vendored)"
-    if store is None:
-        explanations, costs = explain_samples(model, task, chosen, methods)
-    else:
-        with Store(store) as results:
-            explanations, costs = explain_resumable(results, model, task, chosen, methods, chunk=batch_size,
-                                                    config={"task": task.name, "data": source},
-                                                    model_name=model_name,
-                                                    fingerprint=fingerprint_files(data or default_path(task)))
+    with Store(store if store is not None else ":memory:") as results:  # without one: the same path, in memory
+        explanations, costs = explain_resumable(results, model, task, chosen, methods, chunk=batch_size,
+                                                config={"task": task.name, "data": source}, model_name=model_name,
+                                                fingerprint=fingerprint_files(data or default_path(task)))
     by_id = {s.id: (s, y) for s, y in zip(chosen, outputs, strict=True)}
     items = []
     for e in explanations:

@@ -90,7 +90,7 @@ def load_samples(task: Task, path: str | Path | None = None) -> list[Sample]:
     samples = _load(task, Path(path) if path is not None else default_path(task))
     if not task.detokenize:
         return samples
-    from interpeval.models.recipes import detokenize_ptb
+    from interpeval.text.ptb import detokenize_ptb
 
     return [replace(s, text=detokenize_ptb(s.text)) for s in samples]
 

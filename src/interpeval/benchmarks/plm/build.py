@@ -34,8 +34,8 @@ from interpeval.benchmarks.plm.records import (
 )
 from interpeval.benchmarks.plm.run import rationale_ratios
 from interpeval.benchmarks.plm.unique import check as check_uniqueness
-from interpeval.benchmarks.plm.words import text_hash
 from interpeval.errors import DataError, OptionError
+from interpeval.models.lineage import content_hash
 
 BUILDERS: dict[str, Callable[[Path, str, Counter[str]], dict[str, list[Item]]]] = {
     "grammar": grammar.grammar_items, "semantics": semantics.semantics_items, "knowledge": knowledge.knowledge_items,
@@ -98,35 +98,17 @@ def exclusion_hashes(paths: Sequence[str | Path]) -> frozenset[str]:
             raise DataError(path, None, f"is not UTF-8 text ({err.reason})") from None
         except OSError as err:
             raise DataError(path, None, f"cannot be read ({err.strerror})") from None
-        out.update(text_hash(line) for line in lines if line.strip())
+        out.update(content_hash(line) for line in lines if line.strip())
     return frozenset(out)
 
 
-#: written next to a zoo masked-LM artifact by its recipe: the hashes of the paragraphs it trained on
-TRAINED_TEXTS = "trained_texts.json"
-
-
-def trained_text_hashes(name_or_path: str) -> frozenset[str]:
-    """The :func:`~interpeval.benchmarks.plm.words.text_hash` values of the texts a zoo masked LM was trained on
-    (its recipe's ``trained_texts.json``); empty for a model that records none (e.g. a hub model)."""
-    import json
-
-    from interpeval.models import zoo
-
-    listing = zoo.folder(name_or_path) / TRAINED_TEXTS
-    if not listing.is_file():
-        return frozenset()
-    return frozenset(json.loads(listing.read_text(encoding="utf-8"))["text_sha1"])
-
-
 def zoo_trained_hashes() -> frozenset[str]:
-    """The trained texts of every zoo masked LM installed (:func:`trained_text_hashes`), whatever is evaluated:
-    the build never draws an item from text a zoo model saw."""
-    from interpeval.models.recipes import RECIPES
-    from interpeval.models.zoo import artifacts_dir
+    """The texts every shipped zoo masked LM trained on (their ``lineage.json``), whatever is evaluated: the
+    build never draws an item from text a zoo model saw."""
+    from interpeval.models import lineage
+    from interpeval.models.zoo import shipped_heads
 
-    names = [r.name for r in RECIPES.values() if r.kind == "masked-lm" and (artifacts_dir() / r.name).is_dir()]
-    return frozenset().union(*(trained_text_hashes(name) for name in names))
+    return frozenset().union(*(lineage.read(name).hashes for name in shipped_heads("masked-lm")))
 
 
 def spread(pools: dict[str, list[Item]], limit: int) -> list[Item]:
@@ -175,7 +157,7 @@ def build(data_dir: str | Path, out_dir: str | Path, langs: Sequence[str] = LANG
     ``models`` maps a language to a loaded masked LM (or None) used for the uniqueness check: an original is
     flagged ``ambiguous_flag`` when the gold is not in the model's ``flag_k`` best fillings and the model gives
     ``flag_confident`` probability to another word that fits the rule.
-    ``exclude`` holds :func:`~interpeval.benchmarks.plm.words.text_hash` values of texts an evaluated model was
+    ``exclude`` holds :func:`~interpeval.models.lineage.content_hash` values of texts an evaluated model was
     trained on (sentences, paragraphs, problems); candidates from those texts are skipped, and so are those of
     every installed zoo masked LM unless ``exclude_zoo`` is False.
     """

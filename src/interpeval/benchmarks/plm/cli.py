@@ -65,7 +65,7 @@ def _check_common(out: Path, device: str, store: Path | None = None, *counts: tu
 def _zoo_mlm(lang: str) -> str:
     """The installed zoo masked LM on ``lang``'s own base, or 'none'."""
     from interpeval.errors import InterpevalError
-    from interpeval.models.recipes import shipped_heads
+    from interpeval.models.zoo import shipped_heads
 
     try:
         return shipped_heads("masked-lm", lang)[0]
@@ -98,8 +98,9 @@ def build_cmd(
     """Build the benchmark from the real sources; every rationale is silver and names its rule. The texts every
     zoo masked LM trained on are always left out, and so are those of --model-en/--model-zh."""
     from interpeval import validate
-    from interpeval.benchmarks.plm.build import build, default_data_dir, exclusion_hashes, trained_text_hashes
+    from interpeval.benchmarks.plm.build import build, default_data_dir, exclusion_hashes
     from interpeval.benchmarks.plm.records import LANGS
+    from interpeval.models import lineage
 
     _check_common(out, device, None, ("--per-dimension", per_dimension), ("--flag-top-k", flag_top_k))
     chosen = _langs(langs)
@@ -116,7 +117,7 @@ def build_cmd(
             from interpeval.models import load
 
             models[lang] = load(names[lang], kind="masked-lm", device=device)
-    exclude = exclusion_hashes(exclude_texts).union(*(trained_text_hashes(names[lang]) for lang in models))
+    exclude = exclusion_hashes(exclude_texts).union(*(lineage.read(names[lang]).hashes for lang in models))
     summary = build(default_data_dir(data_dir), out, chosen, per_dimension, models, unique_ratio, exclude=exclude,
                     flag_k=flag_top_k, flag_confident=flag_confidence)
     for lang, dims in summary.counts.items():
@@ -232,7 +233,7 @@ def bench_cmd(
                   ("--eval-per-dimension", eval_per_dimension))
     for path in exclude_texts:
         validate.input_file(path)
-    from interpeval.models.recipes import shipped_heads
+    from interpeval.models.zoo import shipped_heads
 
     models = {lang: given or shipped_heads("masked-lm", lang)
               for lang, given in (("en", model_en), ("zh", model_zh))}

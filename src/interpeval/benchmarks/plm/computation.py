@@ -23,9 +23,9 @@ from interpeval.benchmarks.plm.words import (
     integer_answer,
     is_en_content,
     numbers_in,
-    text_hash,
 )
 from interpeval.errors import DataError
+from interpeval.models.lineage import content_hash
 
 SOURCES = {"en": ("plm_rationale/mwp/alg514/trainset.json", "plm_rationale/mwp/alg514/validset.json",
                   "plm_rationale/mwp/alg514/testset.json", "plm_rationale/mwp/dolphin1878/trainset.json",
@@ -110,5 +110,5 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
                                                problem[i] not in function_words("zh") and problem[i].isalnum())]
             rationale = sorted(set(rationale))
             out.append(Item(lang, "computation", words, mask, rationale, "equation_numbers",
-                            {"source": rel, "record": number, "id": row.get("id"), "text_sha1": text_hash(text)}))
+                            {"source": rel, "record": number, "id": row.get("id"), "text_sha1": content_hash(text)}))
     return {"mwp_answer": out}

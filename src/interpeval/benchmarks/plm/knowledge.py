@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from interpeval.benchmarks.plm.records import Item
-from interpeval.benchmarks.plm.words import en_tokens, is_en_content, is_zh_content, text_hash, zh_words
+from interpeval.benchmarks.plm.words import en_tokens, is_en_content, is_zh_content, zh_words
 from interpeval.errors import DataError
+from interpeval.models.lineage import content_hash
 
 SOURCES = {"en": ("xquad/xquad.en.json", "squad/squad2-dev-part.json", "squad/squadshifts-new_wiki.json"),
            "zh": ("cmrc2018/cmrc2018_trial.json", "cmrc2018/cmrc2018_dev.json", "xquad/xquad.zh.json")}
@@ -307,7 +308,7 @@ def knowledge_items(data_dir: Path, lang: str, drops: Counter[str] | None = None
     seen: set[str] = set()
     for rel in SOURCES[lang]:
         for title, qid, question, _start, answer, context in _questions(data_dir / rel):
-            prov = {"source": rel, "qid": qid, "title": title, "text_sha1": text_hash(context)}
+            prov = {"source": rel, "qid": qid, "title": title, "text_sha1": content_hash(context)}
             if lang == "en":
                 answer = answer.rstrip(".,;:")
                 made = en_statement(question, answer)

@@ -21,10 +21,10 @@ from interpeval.benchmarks.plm.words import (
     is_en_content,
     is_en_function,
     is_zh_content,
-    text_hash,
     zh_words,
 )
 from interpeval.errors import DataError
+from interpeval.models.lineage import content_hash
 
 SOURCES = {"en": ("plm_rationale/copa/copa-dev.xml",),
            "zh": ("plm_rationale/xcopa/zh/val.zh.jsonl", "plm_rationale/xcopa/zh/test.zh.jsonl")}
@@ -121,5 +121,5 @@ def reasoning_items(data_dir: Path, lang: str, drops: Counter[str] | None = None
                          + [offset + i for i, c in enumerate(right_content) if c and offset + i != mask])
             out.append(Item(lang, "reasoning", words, mask, sorted(set(rationale)), "copa_content",
                             {"source": rel, "line": number, "question": question,
-                             "text_sha1": text_hash(premise)}))
+                             "text_sha1": content_hash(premise)}))
     return {"copa_content": out}

@@ -70,7 +70,7 @@ def reproduce(context: ReproduceContext) -> PaperReport:
     """Build, evaluate and tabulate; the paper's Tables 3–11 with ours beside every cell, and its findings."""
     from interpeval.benchmarks.plm.build import default_data_dir
     from interpeval.benchmarks.plm.suite import bench, explainer_specs
-    from interpeval.models.recipes import shipped_heads
+    from interpeval.models.zoo import shipped_heads
 
     if context.profile not in PROFILES:
         raise ValueError(f"profile {context.profile!r}: choose from {', '.join(PROFILES)}")

@@ -15,8 +15,9 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from interpeval.benchmarks.plm.records import Item
-from interpeval.benchmarks.plm.words import en_tokens, is_en_content, text_hash
+from interpeval.benchmarks.plm.words import en_tokens, is_en_content
 from interpeval.errors import DataError
+from interpeval.models.lineage import content_hash
 
 WSC = "plm_rationale/wsc/WSCollection.xml"
 _DETERMINERS = {"the", "a", "an", "his", "her", "their", "my", "our", "its"}
@@ -78,7 +79,7 @@ def wsc_items(data_dir: Path, drops: Counter[str]) -> list[Item]:
             continue
         out.append(Item("en", "semantics", words, mask, sorted(set(heads + cue)), "wsc_referent",
                         {"source": WSC, "schema": number, "correct": correct,
-                         "text_sha1": text_hash(" ".join(left + right))}))
+                         "text_sha1": content_hash(" ".join(left + right))}))
     return out
 
 

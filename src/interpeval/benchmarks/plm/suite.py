@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from interpeval.benchmarks.plm.build import BuildSummary, build, trained_text_hashes
+from interpeval.benchmarks.plm.build import BuildSummary, build
 from interpeval.benchmarks.plm.records import read_golden, write_predictions
 from interpeval.benchmarks.plm.run import DEFAULT_EXPLAINERS, evaluate, predictions
 from interpeval.benchmarks.plm.tables import (
@@ -20,6 +20,7 @@ from interpeval.benchmarks.plm.tables import (
     prediction_table,
     statistics_table,
 )
+from interpeval.models import lineage
 from interpeval.store import Store
 
 ATT_DIRECTIONS = {"query": {"query": "mask", "official": True}, "key": {"query": "mask_key"}}
@@ -126,20 +127,20 @@ def bench(data_dir: str | Path, out_dir: str | Path, models: dict[str, Sequence[
     ``models`` maps a language to its masked LMs (default: the zoo heads that serve it); the first one also makes
     the build's Rep. partners and uniqueness flags.
     ``exclude``: hashes of texts the models trained on (:func:`~interpeval.benchmarks.plm.build.exclusion_hashes`);
-    the texts a zoo head records as trained on (``trained_texts.json``) are always added, so that no evaluated
+    the texts a zoo head records as trained on (``lineage.json``) are always added, so that no evaluated
     record comes from a paragraph the model saw.
     """
     from interpeval.models import load
 
     if not models:
-        from interpeval.models.recipes import shipped_heads
+        from interpeval.models.zoo import shipped_heads
 
         models = {lang: shipped_heads("masked-lm", lang) for lang in ("en", "zh")}
     out_dir = Path(out_dir)
     unique = dict.fromkeys(name for names in models.values() for name in names)  # a model may serve two languages
     by_name = {name: load(name, kind="masked-lm", device=device) for name in unique}
     loaded = {lang: [by_name[name] for name in names] for lang, names in models.items()}
-    exclude = exclude.union(*(trained_text_hashes(name) for names in models.values() for name in names))
+    exclude = exclude.union(*(lineage.read(name).hashes for names in models.values() for name in names))
     summary = build(data_dir, out_dir / "data", langs=tuple(models), per_dimension=per_dimension,
                     models={lang: mlms[0] for lang, mlms in loaded.items()}, exclude=exclude)
     specs = specs or explainer_specs(["ATT", "IG"])

@@ -7,6 +7,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from interpeval.benchmarks.plm.records import Item
+from interpeval.models.lineage import content_hash
 
 _EN_TOKEN = re.compile(r"\d+(?:[.,]\d+)*|\w+(?:[-'’]\w+)*|[^\w\s]")
 _NUMBER = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?")
@@ -86,19 +87,11 @@ def integer_answer(value: Any) -> str | None:
     return str(int(number)) if number.is_integer() and abs(number) < 1e7 else None
 
 
-def text_hash(text: str) -> str:
-    """A short hash of a source text (whitespace-normalised), stored as provenance so that texts a masked LM was
-    trained on can be excluded (``build(exclude=...)``)."""
-    import hashlib
-
-    return hashlib.sha1(" ".join(text.split()).encode("utf-8")).hexdigest()[:16]
-
-
 def ud_item(sentence: Any, lang: str, dimension: str, mask_id: int, rationale_ids: list[int], rule: str,
             provenance: dict[str, Any]) -> Item:
     """An item from a UD sentence (``interpeval.benchmarks.conllu.Sentence``); ids are CoNLL-U word ids (1-based)."""
     words = [w[1] for w in sentence.words]
-    provenance = {**provenance, "text_sha1": text_hash(sentence.surface())}
+    provenance = {**provenance, "text_sha1": content_hash(sentence.surface())}
     tree = [(w[4] - 1, w[5], w[2], dict(w[3])) for w in sentence.words]
     return Item(lang, dimension, words, mask_id - 1, sorted({i - 1 for i in rationale_ids}), rule, provenance,
                 tree=tree)

@@ -55,7 +55,11 @@ def aggregate(hidden: torch.Tensor, mask: torch.Tensor, how: str, official: bool
 
 
 class LayerCache:
-    """Sentence vectors of one model in one folder; ``official`` caches are kept apart from default ones."""
+    """Sentence vectors of one model in one folder; ``official`` caches are kept apart from default ones.
+
+    The folder is named by the model's name and content revision (:func:`interpeval.models.zoo.revision`), so a
+    head retrained or replaced under the same name never reads the vectors of the one before.
+    """
 
     def __init__(self, path: str | os.PathLike[str], model_name: str, official: bool = False) -> None:
         self.path = path
@@ -64,8 +68,11 @@ class LayerCache:
 
     @property
     def folder(self) -> Path:
+        from interpeval.models import zoo
+
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in self.model_name)
-        return Path(self.path) / f"{safe}{'-official' if self.official else ''}"
+        revision = zoo.revision(self.model_name)
+        return Path(self.path) / f"{safe}{f'-{revision}' if revision else ''}{'-official' if self.official else ''}"
 
     def _index(self) -> dict[str, Any]:
         index_file = self.folder / "index.json"

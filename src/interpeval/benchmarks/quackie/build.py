@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from interpeval.benchmarks.quackie.data import SquadQuestion
+from interpeval.models.lineage import Lineage
 from interpeval.text.sentences import sent_spans
 
 
@@ -85,16 +86,15 @@ def build_instance(question: SquadQuestion, official: bool = False) -> Instance:
 
 
 def build_instances(questions: Iterable[SquadQuestion], official: bool = False,
-                    exclude_articles: Iterable[str] = ()) -> tuple[list[Instance], dict[str, int]]:
+                    trained: Lineage | None = None) -> tuple[list[Instance], dict[str, int]]:
     """Instances of the answerable questions, in file order, and the counts of what was dropped and why.
 
-    ``exclude_articles`` drops questions from articles the explained model was trained on.
+    ``trained`` (the explained model's lineage) drops the questions whose paragraph it trained or was selected on.
     """
-    excluded = set(exclude_articles)
     instances: list[Instance] = []
     skipped = {"unanswerable": 0, "trained_on": 0}
     for q in questions:
-        if q.title in excluded:
+        if trained is not None and trained.seen(q.context):
             skipped["trained_on"] += 1
         elif not q.answer_starts:  # QUACKIE rule 2: SQuAD 2.0 unanswerable question
             skipped["unanswerable"] += 1

@@ -25,7 +25,7 @@ DATASETS: dict[str, str] = {
 #: Articles of ``squad2-dev-part.json`` kept out of classifier training (and vendored for evaluation).
 HELD_OUT_ARTICLES: tuple[str, ...] = ("Normans", "1973_oil_crisis", "Harvard_University")
 #: The articles of ``squad2-dev-part.json`` a zoo QA / answerability head trains on: neither the held-out articles
-#: above nor ExpMRC SQuAD dev's; the other 6 are test only (``interpeval.models.recipes``).
+#: above nor ExpMRC SQuAD dev's; the other 6 are test only (``interpeval.training.english``).
 SQUAD2_TRAIN_ARTICLES: tuple[str, ...] = ("Computational_complexity_theory", "European_Union_law", "Force",
                                           "Huguenot", "Immune_system", "Imperialism", "Islamism", "Packet_switching",
                                           "Scottish_Parliament", "Warsaw")

@@ -9,7 +9,6 @@ returns token scores for the (question, context) pair; the context part is aggre
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -22,9 +21,9 @@ from interpeval.benchmarks.quackie.build import Instance, build_instances
 from interpeval.benchmarks.quackie.data import DATASETS, dataset_path, load_squad
 from interpeval.benchmarks.quackie.score import leaderboard_name, score_run
 from interpeval.benchmarks.quackie.verify import answerable_probability, ground_truth_check, summarize_check
+from interpeval.models import lineage
 from interpeval.models.base import Target
 
-SPLIT_FILE = "quackie_split.json"
 AGGREGATIONS = ("sum", "max")
 
 
@@ -91,23 +90,6 @@ CLASSIFIERS: dict[str, Classifier] = {
 }
 
 
-def model_dir(name: str) -> Path | None:
-    """The directory a model name resolves to (zoo name or path), when there is one."""
-    from interpeval.models import zoo
-
-    path = zoo.path(name)
-    path = Path(path) if path is not None else Path(name).expanduser()
-    return path if path.is_dir() else None
-
-
-def training_articles(name: str) -> tuple[str, ...]:
-    """Article titles the model was trained on, from ``quackie_split.json`` next to it (none if absent)."""
-    directory = model_dir(name)
-    if directory is None or not (directory / SPLIT_FILE).is_file():
-        return ()
-    return tuple(json.loads((directory / SPLIT_FILE).read_text())["train_articles"])
-
-
 def too_long(model: Any, instance: Instance) -> bool:
     """QUACKIE rule 1: the encoded (question, context) pair, special tokens included, exceeds ``max_length``."""
     return len(model.tokenizer(instance.question, instance.context)["input_ids"]) > model.max_length
@@ -158,7 +140,8 @@ def select_true_positives(model: Any, target: Target, instances: Sequence[Instan
     """The instances the model predicts as answerable (P > 0.5), in order, stopping at ``limit`` kept.
 
     Counts ``too_long``, ``not_predicted``, ``scanned`` and ``kept`` over the scanned prefix (up to the instance
-    that reached ``limit``). With a ``store`` the verdicts are stored (run ``quackie-selection``) and reused.
+    that reached ``limit``). The verdicts are stored in ``store`` (run ``quackie-selection``; without one, an
+    in-memory store) and reused.
     """
     from interpeval.store import Store
 
@@ -270,9 +253,9 @@ def run_quackie(datasets: Sequence[str] = tuple(DATASETS),
         model_name = (models or {}).get(clf_label, clf.model)
         model = load(model_name, kind=clf.kind, device=device, batch_size=batch_size, max_length=max_length)
         model.check_target(clf.target)
-        trained_on = training_articles(model_name)
+        trained = lineage.read(model_name)
         for ds in datasets:
-            instances, skipped = build_instances(questions[ds], official, exclude_articles=trained_on)
+            instances, skipped = build_instances(questions[ds], official, trained)
             fingerprint = fingerprint_files(paths[ds])
             base = {"dataset": ds, "classifier": clf_label, "target": [clf.target.name, clf.target.index],
                     "official": official, "limit": limit, "seed": seed, "max_length": model.max_length}
@@ -282,7 +265,7 @@ def run_quackie(datasets: Sequence[str] = tuple(DATASETS),
                          **skipped, **counts}
             result.selection.append(selection)
             log(f"[{ds} / {clf_label}] {len(questions[ds])} questions, {skipped['unanswerable']} unanswerable, "
-                f"{skipped['trained_on']} from training articles, {counts['too_long']} too long, "
+                f"{skipped['trained_on']} the model trained on, {counts['too_long']} too long, "
                 f"{counts['not_predicted']} not predicted answerable (of {counts['scanned']} scanned) → "
                 f"{len(kept)} explained")
             if check and kept:

@@ -7,8 +7,11 @@ import json
 
 import pytest
 
-from interpeval.models import recipes
-from interpeval.models.train import MLMExample
+from interpeval.training import recipes
+from interpeval.training.data import Prepared
+from interpeval.training.data import TestSet as HeldOutTest
+from interpeval.training.english import build_mlm_en
+from interpeval.training.examples import MLMExample
 
 TEXTS = ["the river flows through the old town and past the mill", "a bird sat on the wall of the garden",
          "the king of france lived in paris for many years", "the ship sailed from london to new york in spring"]
@@ -35,8 +38,8 @@ def tiny_mpnet_encoder(tmp_path, one_torch_thread):
 
 def test_mpnet_mlm_recipe_is_ready_for_a_gpu_session():
     recipe = recipes.RECIPES["mpnet-mlm"]
-    assert (recipe.kind, recipe.base, recipe.build) == ("masked-lm", "mpnet-base", recipes._mlm_en)
-    assert recipe.serves("en") and not recipe.serves("zh")
+    assert (recipe.kind, recipe.base, recipe.build) == ("masked-lm", "mpnet-base", build_mlm_en)
+    assert recipe.served() == ["en"]
 
 
 @pytest.mark.filterwarnings("ignore:.*no trained masked-lm head")
@@ -44,7 +47,7 @@ def test_a_few_steps_on_a_tiny_mpnet_through_the_recipe_path(tiny_mpnet_encoder,
     from interpeval.models import load
 
     examples = [MLMExample(t) for t in TEXTS * 2]
-    prepared = recipes.Prepared(examples, examples[:2], {"held-out": recipes.TestSet(
+    prepared = Prepared(examples, examples[:2], {"held-out": HeldOutTest(
         [MLMExample(t) for t in TEXTS[:2]], "two sentences", "unigram", {})}, {"text": "hand-written"})
     tiny = dataclasses.replace(recipes.RECIPES["mpnet-mlm"], base=str(tiny_mpnet_encoder),
                                build=lambda root: prepared,

@@ -1,7 +1,7 @@
 """Every shipped head re-scored on a fixed slice of its held-out test, against the figure on its card.
 
 The slice is every j-th example of the test the card names (a systematic sample, the same on every run), scored
-by the recipe's own scorer (:func:`~interpeval.models.recipes.score_heldout`), at the card's test length. The card
+by the recipe's own scorer (:func:`~interpeval.training.heldout.score_heldout`), at the card's test length. The card
 reports the mean over all n examples; a slice of k has sampling error, bounded here before scoring:
 
 - a mean of per-example values in [0, 1] (accuracy, answer F1) with mean p has variance ≤ p(1 − p), so the slice
@@ -22,7 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from interpeval.models import recipes, zoo
+from interpeval.benchmarks.quackie.data import SQUAD2_TRAIN_ARTICLES
+from interpeval.models import zoo
+from interpeval.training.data import TestSet as HeldOutTest
+from interpeval.training.heldout import expmrc_span_test, score_heldout, xquad_test
+from interpeval.training.recipes import RECIPES
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 Z = 3.29
@@ -52,13 +56,13 @@ def test_every_shipped_head_is_checked():
     assert {p.name for p in zoo.artifacts_dir().iterdir() if (p / "card.json").is_file()} == set(CHECKS)
 
 
-def _test_set(name: str, test_name: str) -> recipes.TestSet:
+def _test_set(name: str, test_name: str) -> HeldOutTest:
     """The card's test, built as the recipe builds it (QA tests alone: the full QA recipes read minutes of data)."""
     if test_name == "xquad-en":
-        return recipes._xquad_test(DATA, set(recipes.SQUAD2_TRAIN_ARTICLES))
+        return xquad_test(DATA, set(SQUAD2_TRAIN_ARTICLES))
     if test_name == "expmrc-cmrc2018":
-        return recipes._expmrc_span_test(DATA, "cmrc2018", "zh")
-    return recipes.RECIPES[name].build(DATA).tests[test_name]
+        return expmrc_span_test(DATA, "cmrc2018", "zh")
+    return RECIPES[name].build(DATA).tests[test_name]
 
 
 def _bound(metric: str, card_value: float, n: int, k: int, scores: dict[str, float]) -> tuple[float, float]:
@@ -87,7 +91,7 @@ def test_head_scores_its_card_figure_on_a_slice(name):
     step = len(test.examples) // k
     part = test.examples[::step][:k]
     model = load(name, device="cpu", batch_size=16, max_length=card.get("test_max_length") or card["max_length"])
-    scores = recipes.score_heldout(model, card["kind"], test, part)
+    scores = score_heldout(model, card["kind"], test, part)
     low, high = _bound(metric, heldout["metrics"][metric], heldout["n"], len(part), scores)
     assert low <= scores[metric] <= high, (name, metric, scores[metric], heldout["metrics"][metric], (low, high))
     # the same check against a wrong card figure fails: the bound is one that can fail

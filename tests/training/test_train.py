@@ -1,5 +1,6 @@
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -9,23 +10,20 @@ from safetensors.torch import load_file
 from typer.testing import CliRunner
 
 from interpeval.errors import DataError, InterpevalError
-from interpeval.models import Target, load, tiny
+from interpeval.models import Target, lineage, load, tiny
 from interpeval.models.load import apply_overlay
-from interpeval.models.train import (
-    Q4_GROUP,
+from interpeval.training.artifact import Q4_GROUP, overlay_tensors
+from interpeval.training.batching import choice_pair, epoch_batches, word_units
+from interpeval.training.examples import (
     ChoiceExample,
     ClassificationExample,
     MLMExample,
-    _answer_f1,
-    choice_pair,
-    epoch_batches,
-    evaluate,
-    overlay_tensors,
     read_squad,
     read_tsv,
-    train,
-    word_units,
 )
+from interpeval.training.loop import TrainConfig, train
+from interpeval.training.scoring import answer_f1, evaluate
+from interpeval.training.splits import seeded_split
 
 DATA = Path(__file__).parent / "data" / "sst2-dev-head.tsv"
 SQUAD = Path(__file__).parents[2] / "src" / "interpeval" / "data" / "squad" / "squadshifts-reddit.json"
@@ -51,8 +49,7 @@ def test_read_tsv_sst2_and_errors(tmp_path):
 
 def test_overlay_round_trip_stores_only_top_layer_and_head(tmp_path):
     examples, names = _sst()
-    result = train("sequence-classification", "tiny-encoder", examples, tmp_path / "a", max_steps=3, batch_size=8,
-                   train_layers=1, label_names=names, progress=False)
+    result = train("sequence-classification", "tiny-encoder", examples, tmp_path / "a", TrainConfig(max_steps=3, batch_size=8, train_layers=1), label_names=names, progress=False)
     stored = load_file(str(tmp_path / "a" / "overlay.safetensors"))
     assert stored and all(t.dtype == torch.float16 for t in stored.values())
     assert all(k.startswith(("bert.encoder.layer.1.", "bert.pooler.", "classifier.")) for k in stored)
@@ -77,40 +74,53 @@ def test_overlay_round_trip_stores_only_top_layer_and_head(tmp_path):
 
 def test_resume_reaches_the_same_weights(tmp_path):
     examples, names = _sst()
-    kwargs = dict(max_steps=6, batch_size=8, train_layers=1, label_names=names, progress=False, lr=1e-3)
-    train("sequence-classification", "tiny-encoder", examples, tmp_path / "full", **kwargs)
-    part = train("sequence-classification", "tiny-encoder", examples, tmp_path / "resumed", steps_this_run=2,
+    config = TrainConfig(max_steps=6, batch_size=8, train_layers=1, lr=1e-3)
+    kwargs = dict(label_names=names, progress=False)
+    train("sequence-classification", "tiny-encoder", examples, tmp_path / "full", config, **kwargs)
+    part = train("sequence-classification", "tiny-encoder", examples, tmp_path / "resumed", config, steps_this_run=2,
                  **kwargs)
     assert not part.finished and part.steps == 2 and (tmp_path / "resumed" / "checkpoint.pt").exists()
-    done = train("sequence-classification", "tiny-encoder", examples, tmp_path / "resumed", **kwargs)
+    done = train("sequence-classification", "tiny-encoder", examples, tmp_path / "resumed", config, **kwargs)
     assert done.finished and done.steps == 6
     full = load_file(str(tmp_path / "full" / "overlay.safetensors"))
     resumed = load_file(str(tmp_path / "resumed" / "overlay.safetensors"))
     assert full.keys() == resumed.keys() and all(torch.equal(full[k], resumed[k]) for k in full)
-    again = train("sequence-classification", "tiny-encoder", examples, tmp_path / "resumed", **kwargs)
+    again = train("sequence-classification", "tiny-encoder", examples, tmp_path / "resumed", config, **kwargs)
     assert again.metrics == done.metrics and again.model is None  # finished runs are not retrained
-    part = train("sequence-classification", "tiny-encoder", examples, tmp_path / "other", steps_this_run=1,
+    part = train("sequence-classification", "tiny-encoder", examples, tmp_path / "other", config, steps_this_run=1,
                  **kwargs)
     with pytest.raises(InterpevalError, match="different training run"):
-        train("sequence-classification", "tiny-encoder", examples, tmp_path / "other", **{**kwargs, "lr": 1e-4})
+        train("sequence-classification", "tiny-encoder", examples, tmp_path / "other", replace(config, lr=1e-4),
+              **kwargs)
+
+
+def test_an_artifact_lists_its_training_and_dev_inputs_and_not_its_held_out_split(tmp_path):
+    examples, names = _sst()
+    examples, dev = examples[:40], examples[40:44]
+    train("sequence-classification", "tiny-encoder", examples, tmp_path / "a",
+          TrainConfig(max_steps=1, batch_size=8, eval_fraction=0.25), dev=dev, label_names=names, progress=False)
+    seen = lineage.read(str(tmp_path / "a"))
+    train_idx, eval_idx = seeded_split(len(examples), 0.25, 0)
+    assert all(seen.seen(examples[i].text) for i in train_idx) and all(seen.seen(e.text) for e in dev)
+    assert not any(seen.seen(examples[i].text) for i in eval_idx)  # held out: a benchmark may score them
+    card = json.loads((tmp_path / "a" / "card.json").read_text())
+    assert card["lineage"]["n"] == len(seen.hashes) == len(train_idx) + len(dev)
 
 
 def test_qa_with_evidence_mc_and_mlm_train_and_load(tmp_path):
     qa = read_squad(SQUAD)[:24]
     for e in qa:  # the answer's sentence region stands in as evidence: a real span of the context
         e.evidence_start, e.evidence_text = e.answer_start, e.context[e.answer_start:e.answer_start + 40]
-    result = train("extractive-qa", "tiny-encoder", qa, tmp_path / "qa", max_steps=2, batch_size=8, train_layers=1,
-                   progress=False)
+    result = train("extractive-qa", "tiny-encoder", qa, tmp_path / "qa", TrainConfig(max_steps=2, batch_size=8, train_layers=1), progress=False)
     assert set(result.metrics) == {"answer_f1", "exact_match", "evidence_f1"}
     assert any(k.startswith("evidence_head.") for k in load_file(str(tmp_path / "qa" / "overlay.safetensors")))
     assert load(tmp_path / "qa", device="cpu").evidence_head is not None
 
     mc = [ChoiceExample(e.context[:80], e.question, [e.answer_text, "none of these", "all"][: 2 + i % 2], 0)
           for i, e in enumerate(qa)]
-    assert "accuracy" in train("multiple-choice", "tiny-encoder", mc, tmp_path / "mc", max_steps=2, batch_size=4,
-                               progress=False).metrics
+    assert "accuracy" in train("multiple-choice", "tiny-encoder", mc, tmp_path / "mc", TrainConfig(max_steps=2, batch_size=4), progress=False).metrics
     mlm = [MLMExample(e.context[:200]) for e in qa]
-    result = train("masked-lm", "tiny-encoder", mlm, tmp_path / "mlm", max_steps=2, batch_size=8, progress=False)
+    result = train("masked-lm", "tiny-encoder", mlm, tmp_path / "mlm", TrainConfig(max_steps=2, batch_size=8), progress=False)
     assert {"masked_accuracy", "masked_top3"} <= set(result.metrics)
     stored = load_file(str(tmp_path / "mlm" / "overlay.safetensors"))
     # full fine-tuning stores changes, never the (frozen) word embeddings
@@ -122,7 +132,7 @@ def test_a_head_fine_tuned_from_another_kinds_encoder(tmp_path):
     """A QA artifact loaded as a classifier keeps its trained encoder under a new head; a classifier trained from it
     is stored against it (chained overlays) and reloads to the weights it ended with."""
     qa = read_squad(SQUAD)[:16]
-    train("extractive-qa", "tiny-encoder", qa, tmp_path / "qa", max_steps=2, batch_size=8, progress=False)
+    train("extractive-qa", "tiny-encoder", qa, tmp_path / "qa", TrainConfig(max_steps=2, batch_size=8), progress=False)
     trained_qa = load(tmp_path / "qa", device="cpu")
     with pytest.warns(UserWarning, match="extractive-qa model loaded as sequence-classification"):
         as_cls = load(tmp_path / "qa", kind="sequence-classification", num_labels=2, device="cpu")
@@ -132,8 +142,7 @@ def test_a_head_fine_tuned_from_another_kinds_encoder(tmp_path):
             torch.testing.assert_close(tensor, qa_state[name])
     examples = [ClassificationExample(e.question, i % 2, e.context[:120]) for i, e in enumerate(qa)]
     with pytest.warns(UserWarning, match="new, randomly initialised head"):
-        result = train("sequence-classification", str(tmp_path / "qa"), examples, tmp_path / "cls", max_steps=2,
-                       batch_size=8, eval_fraction=0, progress=False)
+        result = train("sequence-classification", str(tmp_path / "qa"), examples, tmp_path / "cls", TrainConfig(max_steps=2, batch_size=8, eval_fraction=0), progress=False)
     assert json.loads((tmp_path / "cls" / "overlay.json").read_text())["base"] == str(tmp_path / "qa")
     reloaded = load(tmp_path / "cls", device="cpu")
     for name, tensor in result.model.hf.state_dict().items():
@@ -201,26 +210,24 @@ def test_rank_r_changes_reload_as_the_best_rank_r_approximation():
 
 def test_unknown_delta_bits_is_refused_before_training(tmp_path):
     with pytest.raises(ValueError, match="delta_bits must be 8 or 4"):
-        train("sequence-classification", "tiny-sequence-classification", [ClassificationExample("a", 0)], tmp_path, delta_bits=2)
+        train("sequence-classification", "tiny-sequence-classification", [ClassificationExample("a", 0)], tmp_path, TrainConfig(delta_bits=2))
     with pytest.raises(ValueError, match="delta_rank must be a positive whole number"):
-        train("sequence-classification", "tiny-sequence-classification", [ClassificationExample("a", 0)], tmp_path,
-              delta_rank=0)
+        train("sequence-classification", "tiny-sequence-classification", [ClassificationExample("a", 0)], tmp_path, TrainConfig(delta_rank=0))
     assert not any(tmp_path.iterdir())
 
 
 def test_warm_start_continues_from_an_artifact_and_stores_changes_against_the_base(tmp_path):
     examples, names = _sst()
-    kwargs = dict(batch_size=8, label_names=names, progress=False)
-    train("sequence-classification", "tiny-encoder", examples, tmp_path / "a", max_steps=3, lr=1e-3, **kwargs)
+    kwargs = dict(label_names=names, progress=False)
+    train("sequence-classification", "tiny-encoder", examples, tmp_path / "a", TrainConfig(max_steps=3, lr=1e-3,
+                                                                                           batch_size=8), **kwargs)
     a = load(tmp_path / "a", device="cpu")
     # lr 0: the warm-started run keeps the weights it started from, so it must reload as the first artifact
-    train("sequence-classification", "tiny-encoder", examples, tmp_path / "same", max_steps=1, lr=0.0,
-          init=str(tmp_path / "a"), **kwargs)
+    train("sequence-classification", "tiny-encoder", examples, tmp_path / "same", TrainConfig(max_steps=1, lr=0.0, batch_size=8, init=str(tmp_path / "a")), **kwargs)
     same = load(tmp_path / "same", device="cpu")
     for name, value in a.hf.state_dict().items():
         assert torch.allclose(same.hf.state_dict()[name], value, atol=1e-6), name
-    longer = train("sequence-classification", "tiny-encoder", examples, tmp_path / "b", max_steps=2, lr=1e-3,
-                   init=str(tmp_path / "a"), **kwargs)
+    longer = train("sequence-classification", "tiny-encoder", examples, tmp_path / "b", TrainConfig(max_steps=2, lr=1e-3, batch_size=8, init=str(tmp_path / "a")), **kwargs)
     b = load(tmp_path / "b", device="cpu")
     assert json.loads((tmp_path / "b" / "overlay.json").read_text())["base"] == "tiny-encoder"
     moved = (b.hf.bert.encoder.layer[0].output.dense.weight - a.hf.bert.encoder.layer[0].output.dense.weight).detach()
@@ -228,8 +235,7 @@ def test_warm_start_continues_from_an_artifact_and_stores_changes_against_the_ba
     card = json.loads((tmp_path / "b" / "card.json").read_text())
     assert card["init"]["from"] == "a" and card["init"]["steps"] == 3 and card["steps"] == 2
     assert "warm start from `a`" in (tmp_path / "b" / "MODEL_CARD.md").read_text()
-    again = train("sequence-classification", "tiny-encoder", examples, tmp_path / "b", max_steps=2, lr=1e-3,
-                  init=str(tmp_path / "a"), **kwargs)
+    again = train("sequence-classification", "tiny-encoder", examples, tmp_path / "b", TrainConfig(max_steps=2, lr=1e-3, batch_size=8, init=str(tmp_path / "a")), **kwargs)
     assert again.model is None and again.metrics == longer.metrics  # finished: not retrained
 
 
@@ -237,12 +243,10 @@ def test_a_warm_start_of_a_warm_start_names_every_run_it_continues(tmp_path, mon
     from interpeval.models import zoo
 
     examples, names = _sst()
-    kwargs = dict(batch_size=8, label_names=names, progress=False, lr=1e-3)
-    train("sequence-classification", "tiny-encoder", examples, tmp_path / "a", max_steps=3, **kwargs)
-    train("sequence-classification", "tiny-encoder", examples, tmp_path / "b", max_steps=2, init=str(tmp_path / "a"),
-          **kwargs)
-    train("sequence-classification", "tiny-encoder", examples, tmp_path / "c", max_steps=1, init=str(tmp_path / "b"),
-          **kwargs)
+    kwargs = dict(label_names=names, progress=False)
+    train("sequence-classification", "tiny-encoder", examples, tmp_path / "a", TrainConfig(max_steps=3, batch_size=8, lr=1e-3), **kwargs)
+    train("sequence-classification", "tiny-encoder", examples, tmp_path / "b", TrainConfig(max_steps=2, batch_size=8, lr=1e-3, init=str(tmp_path / "a")), **kwargs)
+    train("sequence-classification", "tiny-encoder", examples, tmp_path / "c", TrainConfig(max_steps=1, batch_size=8, lr=1e-3, init=str(tmp_path / "b")), **kwargs)
     card = json.loads((tmp_path / "c" / "card.json").read_text())
     assert [stage["from"] for stage in zoo.init_chain(card)] == ["a", "b"]
     warm = [line for line in (tmp_path / "c" / "MODEL_CARD.md").read_text().splitlines() if "warm start" in line]
@@ -254,15 +258,13 @@ def test_a_warm_start_of_a_warm_start_names_every_run_it_continues(tmp_path, mon
 
 def test_warm_start_from_a_wrong_artifact_is_refused_before_training(tmp_path):
     examples, names = _sst()
-    train("sequence-classification", "tiny-encoder", examples, tmp_path / "a", max_steps=1, batch_size=8,
-          label_names=names, progress=False)
+    train("sequence-classification", "tiny-encoder", examples, tmp_path / "a", TrainConfig(max_steps=1, batch_size=8), label_names=names, progress=False)
     with pytest.raises(InterpevalError, match="is a sequence-classification model trained from 'tiny-encoder'"):
-        train("regression", "tiny-encoder", [], tmp_path / "r", init=str(tmp_path / "a"))
+        train("regression", "tiny-encoder", [], tmp_path / "r", TrainConfig(init=str(tmp_path / "a")))
     with pytest.raises(InterpevalError, match="changed every layer; train_layers=1 would drop those changes"):
-        train("sequence-classification", "tiny-encoder", examples, tmp_path / "t", init=str(tmp_path / "a"),
-              train_layers=1)
+        train("sequence-classification", "tiny-encoder", examples, tmp_path / "t", TrainConfig(init=str(tmp_path / "a"), train_layers=1))
     with pytest.raises(InterpevalError, match="no trained artifact there"):
-        train("sequence-classification", "tiny-encoder", examples, tmp_path / "c", init=str(tmp_path / "none"))
+        train("sequence-classification", "tiny-encoder", examples, tmp_path / "c", TrainConfig(init=str(tmp_path / "none")))
     assert not any((tmp_path / name).exists() for name in ("r", "t", "c"))
 
 
@@ -311,9 +313,7 @@ def test_whole_word_units_keep_word_pieces_together():
 
 def test_dev_selection_keeps_the_best_step(tmp_path):
     examples, names = _sst()
-    result = train("sequence-classification", "tiny-encoder", examples[:40], tmp_path / "sel", max_steps=6,
-                   batch_size=8, eval_fraction=0, dev=examples[40:], eval_every=2, label_names=names,
-                   progress=False, lr=1e-3)
+    result = train("sequence-classification", "tiny-encoder", examples[:40], tmp_path / "sel", TrainConfig(max_steps=6, batch_size=8, eval_fraction=0, eval_every=2, lr=1e-3), dev=examples[40:], label_names=names, progress=False)
     card = json.loads((tmp_path / "sel" / "card.json").read_text())
     history = card["selection"]["history"]
     assert [h["step"] for h in history] == [2, 4, 6]
@@ -325,22 +325,22 @@ def test_wrong_example_type_is_named():
     with pytest.raises(ValueError, match=r"examples\[0\] is a MLMExample"):
         train("extractive-qa", "tiny-encoder", [MLMExample("x")], "unused", progress=False)
     with pytest.raises(ValueError, match="train_layers=5"):
-        train("masked-lm", "tiny-encoder", [MLMExample("a b")] * 4, "unused", train_layers=5, progress=False)
+        train("masked-lm", "tiny-encoder", [MLMExample("a b")] * 4, "unused", TrainConfig(train_layers=5), progress=False)
 
 
 def test_answer_f1_is_squad_official():
     # gold "the Eiffel Tower" → [eiffel, tower]; pred "Eiffel tower in Paris" → [eiffel, tower, in, paris]:
     # overlap 2, precision 2/4, recall 2/2 → F1 = 2·0.5·1/1.5 = 2/3
-    assert _answer_f1("the Eiffel Tower", "Eiffel tower in Paris") == pytest.approx(2 / 3)
-    assert _answer_f1("", "") == 1.0 and _answer_f1("", "x") == 0.0
+    assert answer_f1("the Eiffel Tower", "Eiffel tower in Paris") == pytest.approx(2 / 3)
+    assert answer_f1("", "") == 1.0 and answer_f1("", "x") == 0.0
 
 
 def test_answer_f1_counts_chinese_characters():
     # gold 北京大学 → 4 characters, pred 北京。 → [北, 京] (。 is punctuation): overlap 2, precision 1, recall 1/2
     # → F1 = 2/3 (whitespace tokens would make it 0: one token each, different)
-    assert _answer_f1("北京大学", "北京。") == pytest.approx(2 / 3)
+    assert answer_f1("北京大学", "北京。") == pytest.approx(2 / 3)
     # mixed text: gold [1998, 年] vs pred [1998] → precision 1, recall 1/2 → 2/3
-    assert _answer_f1("1998年", "1998") == pytest.approx(2 / 3)
+    assert answer_f1("1998年", "1998") == pytest.approx(2 / 3)
 
 
 def test_cli_train_and_models(tmp_path):
@@ -380,7 +380,8 @@ def test_choice_evidence_head_targets_loss_and_prediction():
     """ExpMRC's multiple-choice evidence head: targets are the evidence's context tokens (the same in every choice's
     row, dropped when truncation cuts them), the loss adds λ × the mean start/end CE, and the predicted evidence is
     a span of the context."""
-    from interpeval.models.train import _batch, _loss
+    from interpeval.training.batching import make_batch
+    from interpeval.training.loop import _loss
 
     context = "the cat sat on the mat. the dog ran in the park. a bird sang."
     evidence = "the dog ran in the park."
@@ -388,14 +389,14 @@ def test_choice_evidence_head_targets_loss_and_prediction():
                               evidence),
                 ChoiceExample(context, "who sang?", ["a bird", "the cat"], 0, context.index("a bird"), "a bird sang.")]
     model = tiny("multiple-choice", evidence_head=True)
-    batch = _batch(model, "multiple-choice", examples)
+    batch = make_batch(model, "multiple-choice", examples)
     for b, e in enumerate(examples):
         start, end = int(batch["evidence_start"][b]), int(batch["evidence_end"][b])
         for offsets in batch["inputs"]["offset_mapping"][b]:
             assert context[offsets[start][0]:offsets[end][1]] == e.evidence_text
     assert batch["evidence_keep"].tolist() == [True, True]
     model.max_length = 16  # the evidence of the first item no longer fits: not learnt from
-    assert _batch(model, "multiple-choice", examples[:1])["evidence_keep"].tolist() == [False]
+    assert make_batch(model, "multiple-choice", examples[:1])["evidence_keep"].tolist() == [False]
     model.max_length = 128
 
     with torch.no_grad():

@@ -1,21 +1,19 @@
 """Zoo recipes: the splits keep every evaluated paragraph out of training (checked on the real shared data)."""
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
-from interpeval.models.recipes import (
-    RECIPES,
-    SQUAD2_TRAIN_ARTICLES,
-    _chinese_records,
-    _pseudo_evidence,
-    bucket,
-    detokenize_ptb,
-    part_of,
-    shipped_head,
-    shipped_heads,
-)
+from interpeval.benchmarks.quackie.data import SQUAD2_TRAIN_ARTICLES
+from interpeval.models import lineage
+from interpeval.models.zoo import shipped_head, shipped_heads
+from interpeval.text.ptb import detokenize_ptb
+from interpeval.training.chinese import chinese_records
+from interpeval.training.data import _pseudo_evidence
+from interpeval.training.recipes import RECIPES, prepared_lineage
+from interpeval.training.splits import bucket, part_of
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 needs_data = pytest.mark.skipif(not (DATA / "squad").is_dir(), reason="needs ../shared/data beside the checkout")
@@ -50,8 +48,11 @@ def test_answerability_split_never_trains_on_evaluated_paragraphs():
     assert not trained & evaluated
     test = prepared.tests["squad2-heldout"]
     assert {0, 1} == {e.label for e in test.examples} and test.baseline["balanced_accuracy"] == 0.5
-    split = prepared.extra_files["quackie_split.json"]
-    assert sorted(split["train_articles"]) == sorted(SQUAD2_TRAIN_ARTICLES) and len(split["held_out_articles"]) == 6
+    # its lineage lists every paragraph of the SQuAD 2.0 training articles and none that a benchmark evaluates
+    record = prepared_lineage(prepared)
+    hashes = set(record["sha1"])
+    assert {lineage.content_hash(c) for c in _contexts_of_titles(SQUAD2_TRAIN_ARTICLES) - evaluated} <= hashes
+    assert not {lineage.content_hash(c) for c in evaluated} & hashes
 
 
 def _contexts_of_titles(titles) -> set[str]:
@@ -61,7 +62,7 @@ def _contexts_of_titles(titles) -> set[str]:
 
 @needs_data
 def test_chinese_qa_leaves_out_every_expmrc_paragraph():
-    records, banned = _chinese_records(DATA)
+    records, banned = chinese_records(DATA)
     expmrc = _contexts(DATA / "expmrc" / "cmrc2018" / "expmrc-cmrc2018-dev.json")
     assert banned == expmrc and not {r["context"] for r in records} & expmrc
     assert len(records) == 2775  # SOURCES.md: trial + the dev questions sharing no paragraph with ExpMRC
@@ -79,14 +80,13 @@ def test_sst2_uses_the_standard_splits():
 @needs_data
 def test_masked_lm_recipes_record_the_paragraphs_they_trained_on(tmp_path):
     from interpeval.benchmarks.plm import knowledge
-    from interpeval.benchmarks.plm.build import TRAINED_TEXTS, trained_text_hashes
-    from interpeval.benchmarks.plm.words import text_hash
 
-    (tmp_path / TRAINED_TEXTS).write_text(json.dumps(RECIPES["me5-small-mlm"].build(DATA).extra_files[TRAINED_TEXTS]))
-    hashes = trained_text_hashes(str(tmp_path))
-    records, _ = _chinese_records(DATA)
-    assert {text_hash(r["context"]) for r in records} <= hashes
-    assert not {text_hash(c) for c in _contexts(DATA / "xquad" / "xquad.zh.json")} & hashes
+    record = prepared_lineage(RECIPES["me5-small-mlm"].build(DATA))
+    (tmp_path / lineage.LINEAGE).write_text(json.dumps(record))
+    hashes = lineage.read(str(tmp_path)).hashes
+    records, _ = chinese_records(DATA)
+    assert {lineage.content_hash(r["context"]) for r in records} <= hashes
+    assert not {lineage.content_hash(c) for c in _contexts(DATA / "xquad" / "xquad.zh.json")} & hashes
     # the masked-LM benchmark's Chinese knowledge items from those paragraphs are the ones a build skips
     items = [it for pool in knowledge.knowledge_items(DATA, "zh").values() for it in pool]
     kept = [it for it in items if it.provenance["text_sha1"] not in hashes]
@@ -105,9 +105,9 @@ def test_qnli_test_rows_share_no_question_or_sentence_with_training():
 
 
 def test_linked_groups_join_rows_through_shared_texts():
-    from interpeval.models.recipes import _linked_groups
+    from interpeval.training.splits import linked_groups
 
-    groups = _linked_groups([("q1", "s1"), ("q2", "s1"), ("q2", "s2"), ("q3", "s3")])
+    groups = linked_groups([("q1", "s1"), ("q2", "s1"), ("q2", "s2"), ("q3", "s3")])
     assert groups[0] == groups[1] == groups[2] != groups[3]
 
 
@@ -116,12 +116,17 @@ def test_shipped_heads_serve_a_language_own_base_first(tmp_path, monkeypatch):
     from interpeval.models import zoo
 
     monkeypatch.setattr(zoo, "artifacts_dir", lambda: tmp_path)
-    for name in ("me5-small-mlm", "minilm-mlm", "me5-small-c3"):
+    for name in ("me5-small-mlm", "minilm-mlm", "me5-small-c3"):  # the cards their recipes write
+        recipe = RECIPES[name]
         (tmp_path / name).mkdir()
+        (tmp_path / name / "overlay.json").write_text(json.dumps({"kind": recipe.kind, "base": recipe.base}))
+        (tmp_path / name / "card.json").write_text(json.dumps({"kind": recipe.kind, "base": recipe.base,
+                                                               "languages": recipe.served()}))
     assert shipped_heads("masked-lm", "en") == ["minilm-mlm", "me5-small-mlm"]  # me5-small-mlm trains on English too
     assert shipped_heads("masked-lm", "zh") == ["me5-small-mlm"]
+    assert shipped_heads("masked-lm") == ["me5-small-mlm", "minilm-mlm"]
     assert shipped_head("multiple-choice", "zh") == "me5-small-c3"
-    with pytest.raises(InterpevalError, match="minilm-race"):  # a Chinese-only head never serves English
+    with pytest.raises(InterpevalError, match="no trained multiple-choice head for 'en'"):  # Chinese-only: not English
         shipped_heads("multiple-choice", "en")
-    (tmp_path / "minilm-mlm").rmdir()
+    shutil.rmtree(tmp_path / "minilm-mlm")
     assert shipped_head("masked-lm", "en") == "me5-small-mlm"

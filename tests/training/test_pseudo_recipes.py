@@ -10,7 +10,8 @@ import pytest
 from safetensors.torch import load_file
 
 from interpeval.errors import DataError
-from interpeval.models.recipes import RECIPES, _c3_pseudo_examples, _chinese_records, run_recipe
+from interpeval.training.chinese import c3_pseudo_examples, chinese_records
+from interpeval.training.recipes import RECIPES, run_recipe
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 PSEUDO = DATA / "expmrc" / "pseudo_training_data"
@@ -83,7 +84,7 @@ def test_cmrc_pseudo_builder_trains_on_cmrc_train_and_the_clean_trial_dev():
     prepared = RECIPES["me5-small-cmrc-pseudo"].build(DATA)
     silver = [(c, q) for a in _read(PSEUDO / "train-pseudo-cmrc2018.json")["data"] for p in a["paragraphs"]
               for c, q in [(p["context"], qa) for qa in p["qas"]]]
-    clean, _ = _chinese_records(DATA)
+    clean, _ = chinese_records(DATA)
     contexts = [c for c, _ in silver] + [r["context"] for r in clean]
     assert len(prepared.train) + len(prepared.dev) == len(silver) + len(clean) == 10142 + 2775
     assert len(prepared.dev) == sum(_is_dev(c) for c in contexts) > 0
@@ -106,14 +107,14 @@ def test_c3_reader_names_the_bad_record(tmp_path):
            "answers": ["C"], "evidences": [["他今天去了北京。"]]}
     bad.write_text(json.dumps({"version": "1.0", "data": [doc]}))
     with pytest.raises(DataError, match=r"data\[0\] \(id 'm1-1'\) question 0: answer 'C' is not one of the 2"):
-        _c3_pseudo_examples(bad, set())
+        c3_pseudo_examples(bad, set())
     bad.write_text(json.dumps({"version": "1.0", "data": [{**doc, "answers": []}]}))
     with pytest.raises(DataError, match="one entry per question"):
-        _c3_pseudo_examples(bad, set())
+        c3_pseudo_examples(bad, set())
     bad.write_text(json.dumps({"version": "1.0", "data": [{**doc, "answers": ["A"]}]}))
-    (example,) = [e for _, e in _c3_pseudo_examples(bad, set())]
+    (example,) = [e for _, e in c3_pseudo_examples(bad, set())]
     assert example.options == ["北京", "上海"] and example.evidence_start == 0
-    assert _c3_pseudo_examples(bad, {doc["article"]}) == []  # a held-out document is never trained on
+    assert c3_pseudo_examples(bad, {doc["article"]}) == []  # a held-out document is never trained on
 
 
 def _small_root(root: Path) -> Path:
