@@ -5,4 +5,4 @@ from interpeval.benchmarks.plugin import BenchmarkPlugin
 PLUGIN = BenchmarkPlugin(
     name="quackie", title="QUACKIE", runs=("quackie", "quackie-selection", "quackie-gt-check"),
     paper="Rychener et al. 2020, QUACKIE: A NLP Classification Task With Ground Truth Explanations",
-    cli="interpeval.benchmarks.quackie.cli:app")
+    cli="interpeval.benchmarks.quackie.cli:app", reproduce="interpeval.benchmarks.quackie.reproduce:reproduce")

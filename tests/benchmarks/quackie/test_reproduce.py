@@ -1,0 +1,83 @@
+"""`interpeval reproduce quackie` end to end through the public CLI on the tiny profile (the shipped heads, 2 true
+positives of the held-out SQuAD 2.0 articles): the estimate comes first, every published cell is written next to
+ours, the findings carry verdicts, a run killed in the middle resumes, and a finished run recomputes nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from interpeval.benchmarks.paper import VERDICTS, published
+from interpeval.cli import main
+from interpeval.models.base import Model
+from interpeval.store import Store
+
+
+def _reproduce(tmp_path, capsys) -> str:
+    with pytest.raises(SystemExit) as done:
+        main(["reproduce", "quackie", "--profile", "tiny", "--out", str(tmp_path / "out"),
+              "--store", str(tmp_path / "store.sqlite")])
+    assert done.value.code == 0
+    return capsys.readouterr().out
+
+
+def _stored(tmp_path) -> int:
+    with Store(tmp_path / "store.sqlite") as store:
+        return sum(info.n_instances for info in store.runs())
+
+
+def test_reproduce_quackie_tiny_resumes_and_reruns_nothing(tmp_path, capsys, passes, monkeypatch):
+    forward = Model.forward
+    calls = {"n": 0}
+
+    def killed_after_some_work(self, inputs, **kwargs):  # the process dies in the middle of the explanations
+        calls["n"] += 1
+        if calls["n"] > 12:
+            raise KeyboardInterrupt
+        return forward(self, inputs, **kwargs)
+
+    monkeypatch.setattr(Model, "forward", killed_after_some_work)
+    with pytest.raises(KeyboardInterrupt):
+        main(["reproduce", "quackie", "--profile", "tiny", "--out", str(tmp_path / "out"),
+              "--store", str(tmp_path / "store.sqlite")])
+    killed = _stored(tmp_path)
+    assert killed > 0 and not (tmp_path / "out" / "reproduce-quackie.json").exists()
+    capsys.readouterr()
+    monkeypatch.setattr(Model, "forward", forward)  # the counting one of the ``passes`` fixture
+
+    out = _reproduce(tmp_path, capsys)
+    assert out.index("cost estimate") < out.index("step 1/4")
+    resumed = _stored(tmp_path)
+    assert resumed > killed
+
+    md = (tmp_path / "out" / "reproduce-quackie.md").read_text()
+    for number in ("2", "3", "4", "5", "6"):
+        table = published("quackie")["tables"][number]
+        assert f"## Table {number}:" in md
+        for label, row in table["rows"].items():
+            line = next(line for line in md.splitlines() if line.startswith(f"| {label} |"))
+            for value in row.values():
+                assert f"{value:g} → " in line
+    doc = json.loads((tmp_path / "out" / "reproduce-quackie.json").read_text())
+    table4 = next(t for t in doc["tables"] if t["number"] == "4")
+    saliency = next(r for r in table4["rows"] if r["label"] == "Saliency sum")["cells"]["SQuAD QA"]
+    assert saliency["n"] == 2 and 0 <= saliency["ours"] <= 100 and saliency["paper"] == 91.12
+    assert next(r for r in table4["rows"] if r["label"] == "Saliency sum")["cells"]["NYT QA"]["ours"] is None
+    assert len(doc["findings"]) == 5 and {f["verdict"] for f in doc["findings"]} <= set(VERDICTS)
+    assert "<section class='reproduce' id='reproduce-quackie'>" in (tmp_path / "out" / "reproduce-quackie.html"
+                                                                     ).read_text()
+
+    before = passes["n"]
+    again = _reproduce(tmp_path, capsys)
+    assert passes["n"] == before and _stored(tmp_path) == resumed  # nothing computed, nothing stored
+    assert json.loads((tmp_path / "out" / "reproduce-quackie.json").read_text())["tables"] == doc["tables"]
+    assert "holds" in again or "cannot be tested here" in again
+
+
+def test_unknown_paper_and_profile_are_clear_errors(tmp_path, capsys):
+    for argv, text in ((["reproduce", "nosuch"], "no reproduction for 'nosuch'"),
+                       (["reproduce", "quackie", "--profile", "huge"], "--profile")):
+        with pytest.raises(SystemExit) as done:
+            main([*argv, "--out", str(tmp_path / "o"), "--store", str(tmp_path / "s.sqlite")])
+        assert done.value.code == 2 and text in capsys.readouterr().err
