@@ -7,7 +7,7 @@ question and its true-positive fraction, the ground-truth check's seconds per ke
 seconds per explained question — wall seconds (``seconds_per_question``) and this process's CPU seconds
 (``cpu_seconds_per_question``: on a shared machine the wall time depends on the other load, the CPU time much less;
 divided by the torch threads it estimates the wall time on an idle machine). Writes them, with the load average and CPU count of the machine that measured them,
-to ``src/interpeval/benchmarks/quackie/rates.json`` (``--write``) or prints them.
+to ``src/interpeval/data/rates/quackie.json`` (``--write``) or prints them.
 
     nice -n 10 python bench/quackie_rates.py [--n 8] [--write]
 """
@@ -36,7 +36,7 @@ from interpeval.benchmarks.quackie.run import (
 from interpeval.benchmarks.quackie.verify import ground_truth_check
 from interpeval.models import load
 
-RATES = Path(__file__).resolve().parents[1] / "src" / "interpeval" / "benchmarks" / "quackie" / "rates.json"
+RATES = Path(__file__).resolve().parents[1] / "src" / "interpeval" / "data" / "rates" / "quackie.json"
 CHUNK = 4
 
 
@@ -59,7 +59,7 @@ def explain_chunks(model: Any, target: Any, method: Any, todo: list[Any]) -> Non
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=8, help="questions per cheap method (half for the 100-sample ones)")
-    parser.add_argument("--write", action="store_true", help=f"write {RATES.name} into the package")
+    parser.add_argument("--write", action="store_true", help=f"write {RATES} (shipped in the package)")
     args = parser.parse_args()
     questions = [q for q in load_squad(dataset_path("SQuAD")) if q.title in HELD_OUT_ARTICLES]
     instances, _ = build_instances(questions)
@@ -87,6 +87,7 @@ def main() -> None:
            "cpu_seconds_per_question": cpu_rates}
     print(json.dumps(doc, indent=1))
     if args.write:
+        RATES.parent.mkdir(parents=True, exist_ok=True)
         RATES.write_text(json.dumps(doc, indent=1) + "\n")
 
 

@@ -83,3 +83,24 @@ def test_unknown_paper_and_profile_are_clear_errors(tmp_path, capsys):
         with pytest.raises(SystemExit) as done:
             main([*argv, "--out", str(tmp_path / "o"), "--store", str(tmp_path / "s.sqlite")])
         assert done.value.code == 2 and text in capsys.readouterr().err
+
+
+def test_every_published_row_maps_to_a_leaderboard_method():
+    from interpeval.benchmarks.quackie.reproduce import _column, _paper_method
+    from interpeval.benchmarks.quackie.run import LEADERBOARD
+
+    labels = {m.label for m in LEADERBOARD}
+    for number in ("4", "5", "6"):
+        table = published("quackie")["tables"][number]
+        mapped = {_paper_method(label) for label in table["rows"]}
+        assert len(mapped) == len(table["rows"]) == 15
+        assert {method for method, _ in mapped} == labels
+        assert {_column(c) for c in table["columns"]} >= {("SQuAD", "QA"), ("NEW_WIKI", "Classification"),
+                                                          (None, "QA")}  # NYT: not available
+
+
+def test_expected_random_iou_is_mean_share_of_answer_sentences():
+    from interpeval.benchmarks.quackie.reproduce import expected_random_iou
+
+    # 4 sentences with 1 answer sentence, 2 with 1, 5 with 2 distinct answer sentences
+    assert expected_random_iou([(4, 1), (2, 1), (5, 2)]) == pytest.approx((0.25 + 0.5 + 0.4) / 3)

@@ -97,7 +97,7 @@ def methods(labels: Sequence[str]) -> list[Method]:
 
 def rates() -> dict[str, Any]:
     """The seconds per question measured by ``bench/quackie_rates.py`` and shipped with the package."""
-    source = resources.files("interpeval.benchmarks.quackie") / "rates.json"
+    source = resources.files("interpeval") / "data" / "rates" / "quackie.json"
     return json.loads(source.read_text(encoding="utf-8"))
 
 
