@@ -54,11 +54,11 @@ def test_reproduce_quackie_tiny_resumes_and_reruns_nothing(tmp_path, capsys, pas
     assert resumed > killed
 
     md = (tmp_path / "out" / "reproduce-quackie.md").read_text()
+    sections = {part.split(":", 1)[0]: part for part in md.split("## Table ")[1:]}
     for number in ("2", "3", "4", "5", "6"):
         table = published("quackie")["tables"][number]
-        assert f"## Table {number}:" in md
         for label, row in table["rows"].items():
-            line = next(line for line in md.splitlines() if line.startswith(f"| {label} |"))
+            line = next(line for line in sections[number].splitlines() if line.startswith(f"| {label} |"))
             for value in row.values():
                 assert f"{value:g} → " in line
     doc = json.loads((tmp_path / "out" / "reproduce-quackie.json").read_text())

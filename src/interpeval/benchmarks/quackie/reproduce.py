@@ -118,8 +118,8 @@ def _unit_seconds(per: dict[str, float], names: Sequence[str], limit: int | None
     share = per["true_positive_share"]
     kept = answerable * share if limit is None else min(answerable * share, limit)
     seconds = kept * sum(per[m] for m in names)
-    if names == HEADLINE:  # the selection scan and the ground-truth check come with the headline rows
-        seconds += kept / max(share, 1e-6) * per["selection"] + kept * per["gt_check"]
+    if set(names) & set(HEADLINE):  # the selection scan comes with the headline rows, the check with both
+        seconds += kept / max(share, 1e-6) * per["selection"] + (kept * per["gt_check"] if names == HEADLINE else 0)
     return seconds, kept
 
 
@@ -143,7 +143,7 @@ def estimate(profile: Profile, data_dir: Path | None, only: Sequence[str] = ()) 
     head = (f"cost estimate: ~{total / 60:.1f} min on an idle machine (~{loaded / 60:.1f} min at load average "
             f"{measured['load_average']}), from the seconds per question that bench/quackie_rates.py measured on "
             f"{measured['measured']} ({measured['cpus']} CPUs, {measured['device']}; shipped in the package) and "
-            "the true-positive share it saw")
+            "the true-positive share it saw; work already in the store is counted too")
     return total, [head, *lines]
 
 
