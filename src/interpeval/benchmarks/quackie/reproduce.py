@@ -383,16 +383,22 @@ def _cells(measured: Measured) -> list[tuple[str, str]]:
 
 
 def _fmt(cell: Cell) -> str:
-    return f"{cell.ours:.1f} [{cell.low:.1f}, {cell.high:.1f}] n={cell.n}"
+    digits = 2 if abs(cell.ours or 0) < 10 and abs(cell.high or 0) <= 1 else 1
+    return f"{cell.ours:.{digits}f} [{cell.low:.{digits}f}, {cell.high:.{digits}f}] n={cell.n}"
 
 
 def _ordered(claim: str, pairs: list[tuple[str, Cell, Cell]], missing: str) -> Finding:
-    """A claim that one number exceeds another in every cell: ``pairs`` of (what, should be higher, lower)."""
+    """A claim that one number exceeds another in every cell: ``pairs`` of (what, should be higher, lower). It does
+    not hold where some cell is reversed with separated 95 % intervals; it holds where every mean goes the claimed
+    way; otherwise the intervals are too wide at this n to say."""
     if not pairs:
         return Finding(claim, "cannot be tested here", missing)
     wins = sum(high.ours > low.ours for _, high, low in pairs)  # type: ignore[operator]
-    verdict = "holds" if wins == len(pairs) else "does not hold"
-    return Finding(claim, verdict, f"as claimed in {wins} of {len(pairs)}: "
+    separated = sum(high.low > low.high for _, high, low in pairs)  # type: ignore[operator]
+    reversed_ = sum(high.high < low.low for _, high, low in pairs)  # type: ignore[operator]
+    verdict = ("does not hold" if reversed_ else "holds" if wins == len(pairs) else "cannot be tested here")
+    return Finding(claim, verdict, f"as claimed in {wins} of {len(pairs)} (intervals separated: {separated} as "
+                   f"claimed, {reversed_} against): "
                    + "; ".join(f"{what}: {_fmt(high)} vs {_fmt(low)}" for what, high, low in pairs) + ".")
 
 
@@ -452,15 +458,22 @@ def finding_smoothgrad(measured: Measured, margin: float = 5.0) -> Finding:
     return Finding(claim, verdict, text + ": " + "; ".join(evidence) + ".")
 
 
+#: a Random cell is a mean of 0/1 scores; below this n its bootstrap interval says little (all 0 is likely)
+MIN_RANDOM_N = 30
+
+
 def finding_random(measured: Measured, table: dict[str, Any], population: dict[str, tuple[float, int]]) -> Finding:
     claim = ("The Random row matches the paper's, or its difference is what the sentence-count distribution predicts "
              "(E[IoU] = mean(distinct answer sentences / sentences)).")
     paper = table["rows"]["Random"]
-    evidence, explained, total = [], 0, 0
+    evidence, explained, total, few = [], 0, 0, []
     for column, value in paper.items():
         ds, clf = _column(column)
         cell = _iou(measured, ds, clf, "Random", "random") if ds else None
         if cell is None or cell.ours is None or not _finite(cell.low):
+            continue
+        if (cell.n or 0) < MIN_RANDOM_N:
+            few.append(f"{column} (n={cell.n})")
             continue
         total += 1
         expected = 100 * expected_random_iou(measured.sentences.get((ds, clf), []))
@@ -471,30 +484,24 @@ def finding_random(measured: Measured, table: dict[str, Any], population: dict[s
         evidence.append(f"{column}: ours {_fmt(cell)}, paper {value:g} ({'inside' if contains else 'outside'}); "
                         f"expected from our sentence counts {expected:.1f}; over every answerable question of the "
                         f"file {whole:.1f} (n={n_whole})")
+    skipped = f" Not decided at n < {MIN_RANDOM_N}: {', '.join(few)}." if few else ""
     if not total:
-        return Finding(claim, "cannot be tested here", "the Random row has fewer than 2 inputs per cell.")
+        return Finding(claim, "cannot be tested here", f"no cell has {MIN_RANDOM_N} or more inputs.{skipped}")
     verdict = "holds" if explained == total else "does not hold"
     return Finding(claim, verdict, f"{explained} of {total} cells contain the paper's value or the expectation from "
-                                   "our sentence counts: " + "; ".join(evidence) + ".")
+                                   "our sentence counts: " + "; ".join(evidence) + "." + skipped)
 
 
 def finding_answer_sentence(measured: Measured) -> Finding:
-    claim = ("The answer sentence carries the prediction: removing it lowers P(answerable) more than keeping it "
-             "alone does (the paper's check that the ground truth is right).")
-    evidence, holds, total = [], 0, 0
+    pairs = []
     for (ds, clf), checks in sorted(measured.checks.items()):
-        if len(checks) < 2:
-            continue
         without = summary([c["p_without_gt"] - c["p_full"] for c in checks])
         only = summary([c["p_only_gt"] - c["p_full"] for c in checks])
-        total += 1
-        holds += without.high < only.low  # type: ignore[operator]
-        evidence.append(f"{ds}/{clf}: removed {without.ours:+.2f} [{without.low:+.2f}, {without.high:+.2f}], only "
-                        f"{only.ours:+.2f} [{only.low:+.2f}, {only.high:+.2f}], n={without.n}")
-    if not total:
-        return Finding(claim, "cannot be tested here", "fewer than 2 checked inputs per cell.")
-    verdict = "holds" if holds == total else "does not hold"
-    return Finding(claim, verdict, f"separated intervals in {holds} of {total} cells: " + "; ".join(evidence) + ".")
+        if _finite(without.low) and _finite(only.low):
+            pairs.append((f"{ds}/{clf} change with the answer sentence only vs removed", only, without))
+    return _ordered("The answer sentence carries the prediction: removing it lowers P(answerable) more than keeping "
+                    "it alone does (the paper's check that the ground truth is right).", pairs,
+                    "fewer than 2 checked inputs per cell.")
 
 
 def _finite(value: float | None) -> bool:
