@@ -387,6 +387,10 @@ def _fmt(cell: Cell) -> str:
     return f"{cell.ours:.{digits}f} [{cell.low:.{digits}f}, {cell.high:.{digits}f}] n={cell.n}"
 
 
+#: fewer inputs than this and a bootstrap interval of 0/1-valued scores is no evidence (n = 2: all 0 gives [0, 0])
+MIN_DECIDING_N = 10
+
+
 def _ordered(claim: str, pairs: list[tuple[str, Cell, Cell]], missing: str) -> Finding:
     """A claim that one number exceeds another in every cell: ``pairs`` of (what, should be higher, lower). It does
     not hold where some cell is reversed with separated 95 % intervals; it holds where every mean goes the claimed
@@ -394,8 +398,9 @@ def _ordered(claim: str, pairs: list[tuple[str, Cell, Cell]], missing: str) -> F
     if not pairs:
         return Finding(claim, "cannot be tested here", missing)
     wins = sum(high.ours > low.ours for _, high, low in pairs)  # type: ignore[operator]
-    separated = sum(high.low > low.high for _, high, low in pairs)  # type: ignore[operator]
-    reversed_ = sum(high.high < low.low for _, high, low in pairs)  # type: ignore[operator]
+    decided = [(high, low) for _, high, low in pairs if min(high.n or 0, low.n or 0) >= MIN_DECIDING_N]
+    separated = sum(high.low > low.high for high, low in decided)  # type: ignore[operator]
+    reversed_ = sum(high.high < low.low for high, low in decided)  # type: ignore[operator]
     verdict = ("does not hold" if reversed_ else "holds" if wins == len(pairs) else "cannot be tested here")
     return Finding(claim, verdict, f"as claimed in {wins} of {len(pairs)} (intervals separated: {separated} as "
                    f"claimed, {reversed_} against): "
@@ -442,8 +447,9 @@ def finding_smoothgrad(measured: Measured, margin: float = 5.0) -> Finding:
             continue
         low, high = bootstrap_ci(diff)
         total += 1
-        inside += -margin <= low and high <= margin
-        outside += high < -margin or low > margin
+        decides = diff.size >= MIN_DECIDING_N
+        inside += decides and -margin <= low and high <= margin
+        outside += decides and (high < -margin or low > margin)
         evidence.append(f"{ds}/{clf}: {diff.mean():+.1f} [{low:+.1f}, {high:+.1f}] n={diff.size}")
     if not total:
         return Finding(claim, "cannot be tested here", "SmoothGrad and Saliency were not both run.")
@@ -453,7 +459,8 @@ def finding_smoothgrad(measured: Measured, margin: float = 5.0) -> Finding:
         verdict = "does not hold"
     else:
         verdict = "cannot be tested here"
-    text = (f"within ±{margin:g} in {inside} of {total} cells, surely outside in {outside}"
+    text = (f"within ±{margin:g} in {inside} of {total} cells, surely outside in {outside} (cells with n ≥ "
+            f"{MIN_DECIDING_N})"
             + ("" if verdict != "cannot be tested here" else " (the other intervals are too wide at this n)"))
     return Finding(claim, verdict, text + ": " + "; ".join(evidence) + ".")
 
