@@ -10,27 +10,10 @@ import json
 import sqlite3
 from pathlib import Path
 
-import pytest
-
 from interpeval.benchmarks.base import Benchmark, Record, RunKey, resume
-from interpeval.models.base import Model
 from interpeval.store import Store
 
 CONTEXT = "Paris is big. It has a river. The river is the Seine."
-
-
-@pytest.fixture
-def passes(monkeypatch):
-    """``passes["n"]``: the number of model forward passes since the fixture started."""
-    counter = {"n": 0}
-    forward = Model.forward
-
-    def counting(self, inputs, **kwargs):
-        counter["n"] += 1
-        return forward(self, inputs, **kwargs)
-
-    monkeypatch.setattr(Model, "forward", counting)
-    return counter
 
 
 def _stored(db):

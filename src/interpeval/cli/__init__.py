@@ -22,6 +22,7 @@ def _build_app() -> typer.Typer:
         metrics,
         models,
         report,
+        reproduce,
         runs,
         serve,
         suite,
@@ -43,6 +44,7 @@ def _build_app() -> typer.Typer:
     root.command("suite")(suite.suite)
     root.command("serve")(serve.serve)
     root.command("report")(report.report)
+    root.command("reproduce")(reproduce.reproduce)
     return root
 
 

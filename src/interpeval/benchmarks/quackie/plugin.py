@@ -7,4 +7,5 @@ PLUGIN = BenchmarkPlugin(
     paper="Rychener et al. 2020, QUACKIE: A NLP Classification Task With Ground Truth Explanations",
     cli="interpeval.benchmarks.quackie.cli:app",
     suite="interpeval.benchmarks.quackie.jobs:steps",
-    views="interpeval.benchmarks.quackie.views")
+    views="interpeval.benchmarks.quackie.views",
+    reproduce="interpeval.benchmarks.quackie.reproduce:reproduce")

@@ -1,0 +1,538 @@
+"""QUACKIE reproduced: the paper's Tables 2–6 with our two classifiers beside the published numbers, and its findings.
+
+Every number comes from stored runs of :func:`~interpeval.benchmarks.quackie.run.run_quackie` (so a killed
+reproduction resumes and a finished one recomputes nothing), with the originals' set-up (``official``: ground truth
+by the one-separator offset walk, question held fixed, LIME with 10 features). Per cell: the mean over the explained
+true positives, its 95 % percentile-bootstrap interval and n. Which inputs a head trained on is decided by
+``run_quackie`` as it stands (the SQuAD 2.0 articles in the head's ``quackie_split.json``).
+
+Profiles: ``quick`` (the main job's sizes), ``paper`` (every held-out true positive for Random, Saliency and
+SmoothGrad; IG-50, LIME and SHAP capped at 200 per cell), ``tiny`` (a smoke test: SQuAD only, 2 questions).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from interpeval.benchmarks.paper import (
+    Cell,
+    Finding,
+    PaperReport,
+    PaperTable,
+    ReproduceContext,
+    Row,
+    published,
+)
+from interpeval.benchmarks.quackie.build import build_instances
+from interpeval.benchmarks.quackie.data import DATASETS, dataset_path, load_squad
+from interpeval.benchmarks.quackie.run import (
+    CLASSIFIERS,
+    LEADERBOARD,
+    RANDOM,
+    Method,
+    run_quackie,
+    score_outputs,
+    training_articles,
+)
+
+#: the paper's column names → our dataset names (NYT is not available offline)
+PAPER_DATASETS: dict[str, str | None] = {"SQuAD": "SQuAD", "New Wiki": "NEW_WIKI", "NYT": None, "Reddit": "Reddit",
+                                         "Amazon": "Amazon"}
+PAPER_CLASSIFIERS = {"Classif": "Classification", "QA": "QA"}
+#: the paper's interpreter names → our leaderboard labels (samples appended where the label has them)
+PAPER_METHODS = {"LIME": "LIME", "SHAP": "SHAP", "Saliency": "Gradient", "Integrated Gradients": "IntegratedGradients",
+                 "SmoothGrad": "SmoothGrad", "Random": "Random"}
+PAPER_MODELS = {"QA": "twmkn9/albert-base-v2-squad2 (ALBERT-base)",
+                "Classification": "a-ware/roberta-large-squad-classification (RoBERTa-large)"}
+METRICS = {"4": ("IoU", "iou"), "5": ("HPD", "hpd"), "6": ("SNR", "snr")}
+HEADLINE = ("Random", "Gradient")  # the rows every profile runs first, with the ground-truth check
+CHEAP = (*HEADLINE, "SmoothGrad_5")
+COSTLY = ("IntegratedGradients_50", "LIME_10", "LIME_100", "SHAP_10", "SHAP_100")
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How much of the paper to run: the datasets; the cheap methods (Random, Saliency, SmoothGrad) and their true
+    positives per dataset × classifier (None = all); the costly methods, their limit and datasets (None = all)."""
+
+    datasets: tuple[str, ...]
+    cheap_limit: int | None
+    costly: tuple[str, ...]
+    costly_limit: int | None
+    costly_datasets: tuple[str, ...] | None = None
+    cheap: tuple[str, ...] = CHEAP
+
+    def phases(self) -> list[tuple[tuple[str, ...], tuple[str, ...], int | None]]:
+        """(methods, datasets, limit) in the order they run, empty ones left out: the headline rows first (with the
+        ground-truth check), so that a paper profile stopped early has them."""
+        rest = tuple(m for m in self.cheap if m not in HEADLINE)
+        phases = [(HEADLINE, self.datasets, self.cheap_limit), (rest, self.datasets, self.cheap_limit),
+                  (self.costly, self.costly_datasets or self.datasets, self.costly_limit)]
+        return [p for p in phases if p[0]]
+
+
+PROFILES: dict[str, Profile] = {
+    "tiny": Profile(("SQuAD",), 2, (), None, cheap=HEADLINE),
+    "quick": Profile(tuple(DATASETS), 5, ("LIME_10", "LIME_100", "SHAP_10", "SHAP_100"), 2, ("SQuAD",)),
+    "paper": Profile(tuple(DATASETS), None, COSTLY, 200),
+}
+
+
+def methods(labels: Sequence[str]) -> list[Method]:
+    """The leaderboard methods with these labels, in that order."""
+    by_label = {m.label: m for m in LEADERBOARD}
+    return [by_label[label] for label in labels]
+
+
+# cost estimate ------------------------------------------------------------------------------------------------
+
+def rates() -> dict[str, Any]:
+    """The seconds per question measured by ``bench/quackie_rates.py`` and shipped with the package."""
+    source = resources.files("interpeval") / "data" / "rates" / "quackie.json"
+    return json.loads(source.read_text(encoding="utf-8"))
+
+
+def answerable_held_out(datasets: Sequence[str], data_dir: Path | None) -> dict[tuple[str, str], int]:
+    """Answerable questions per (dataset, classifier) after dropping the head's training articles (no model)."""
+    out = {}
+    for ds in datasets:
+        questions = [q for q in load_squad(dataset_path(ds, data_dir)) if not q.is_impossible]
+        for label, clf in CLASSIFIERS.items():
+            trained = set(training_articles(clf.model))
+            out[(ds, label)] = sum(q.title not in trained for q in questions)
+    return out
+
+
+def _unit_seconds(per: dict[str, float], names: Sequence[str], limit: int | None, answerable: int
+                  ) -> tuple[float, float]:
+    """(seconds, true positives) of one run_quackie unit on one dataset, from seconds per question."""
+    share = per["true_positive_share"]
+    kept = answerable * share if limit is None else min(answerable * share, limit)
+    seconds = kept * sum(per[m] for m in names)
+    if set(names) & set(HEADLINE):  # the selection scan comes with the headline rows, the check with both
+        seconds += kept / max(share, 1e-6) * per["selection"] + (kept * per["gt_check"] if names == HEADLINE else 0)
+    return seconds, kept
+
+
+def estimate(profile: Profile, data_dir: Path | None, only: Sequence[str] = ()) -> tuple[float, list[str]]:
+    """(seconds on an idle machine, lines): the expected cost of what will run, from the shipped rates, before any
+    model is loaded. The idle-machine figure is the measured CPU seconds (an upper bound: two busy threads halve
+    it); the wall seconds at the load the rates were measured under are printed next to it."""
+    measured = rates()
+    answerable = answerable_held_out(profile.datasets, data_dir)
+    total = loaded = 0.0
+    lines = []
+    for label, names, datasets, limit in _units(profile, profile.phases(), only):
+        wall = measured["seconds_per_question"][label]
+        cpu = {**wall, **measured["cpu_seconds_per_question"][label]}
+        for ds in datasets:
+            seconds, kept = _unit_seconds(cpu, names, limit, answerable[(ds, label)])
+            total += seconds
+            loaded += _unit_seconds(wall, names, limit, answerable[(ds, label)])[0]
+            lines.append(f"  {label} / {ds} / {', '.join(names)}: ~{kept:.0f} true positives of "
+                         f"{answerable[(ds, label)]} answerable held-out questions, ~{seconds / 60:.1f} min")
+    head = (f"cost estimate: ~{total / 60:.1f} min on an idle machine (~{loaded / 60:.1f} min at load average "
+            f"{measured['load_average']}), from the seconds per question that bench/quackie_rates.py measured on "
+            f"{measured['measured']} ({measured['cpus']} CPUs, {measured['device']}; shipped in the package) and "
+            "the true-positive share it saw; work already in the store is counted too")
+    return total, [head, *lines]
+
+
+# numbers from the store ---------------------------------------------------------------------------------------
+
+def _stored(store: Any, benchmark: str, model: str, fingerprint: str, **match: Any) -> list[dict[str, Any]] | None:
+    """The outputs of the latest finished run of ``benchmark`` on ``model`` and the data with ``fingerprint`` whose
+    config has every ``match``."""
+    found = [info for info in store.runs(benchmark) if info.model == model and info.status == "finished"
+             and info.data_fingerprint == fingerprint
+             and all(_config_value(info.config, k) == v for k, v in match.items())]
+    return store.instances(found[-1].id) if found else None
+
+
+def _config_value(config: dict[str, Any], key: str) -> Any:
+    return (config.get("method") or {}).get("label") if key == "method" else config.get(key)
+
+
+def summary(values: Sequence[float], scale: float = 1.0) -> Cell:
+    """Mean, 95 % percentile-bootstrap interval and n of the finite values (the leaderboard's statistics)."""
+    from interpeval.evaluate.aggregate import bootstrap_ci
+
+    arr = np.asarray([v for v in values if v is not None], dtype=float)
+    arr = arr[np.isfinite(arr)] * scale
+    if arr.size == 0:
+        return Cell(None, None, None, None, 0)
+    low, high = bootstrap_ci(arr)
+    return Cell(None, float(arr.mean()), low, high, int(arr.size))
+
+
+@dataclass
+class Measured:
+    """What the runs gave, per (dataset, classifier): models, selection counts, per-instance scores and checks."""
+
+    models: dict[str, str]
+    selection: dict[tuple[str, str], dict[str, Any]]
+    scores: dict[tuple[str, str, str, str], list[dict[str, float]]]  # (ds, clf, method label, agg)
+    checks: dict[tuple[str, str], list[dict[str, float]]]
+    sentences: dict[tuple[str, str], list[tuple[int, int]]]  # (n sentences, distinct GT sentences) per kept input
+
+
+def _units(profile: Profile, phases: list[tuple[tuple[str, ...], tuple[str, ...], int | None]],
+           only: Sequence[str]) -> list[tuple[str, tuple[str, ...], tuple[str, ...], int | None]]:
+    """(classifier, methods, datasets, limit) of every run_quackie call, in order. ``only`` narrows each kind it
+    names (classifiers, datasets, methods) to the names given; a kind it does not name stays whole."""
+    every_method = (*profile.cheap, *profile.costly)
+    unknown = [n for n in only if n not in {*CLASSIFIERS, *profile.datasets, *every_method}]
+    if unknown:
+        from interpeval.errors import OptionError
+
+        raise OptionError("--only", f"{unknown[0]!r} is none of this profile's classifiers, datasets or methods: "
+                                    f"{', '.join([*CLASSIFIERS, *profile.datasets, *every_method])}")
+
+    def narrow(names: Sequence[str], kind: Sequence[str]) -> tuple[str, ...]:
+        return tuple(n for n in names if n in only) if set(only) & set(kind) else tuple(names)
+
+    units = []
+    for names, datasets, limit in phases:
+        for label in narrow(tuple(CLASSIFIERS), tuple(CLASSIFIERS)):
+            picked, where = narrow(names, every_method), narrow(datasets, profile.datasets)
+            if picked and where:
+                units.append((label, picked, where, limit))
+    return units
+
+
+def measure(profile: Profile, context: ReproduceContext, log: Callable[[str], None],
+            only: Sequence[str] = ()) -> Measured:
+    """Run (or resume) the profile's runs — only the datasets, classifiers and methods named in ``only`` when it is
+    given — and read every per-instance number of the profile that the store holds back from it."""
+    from interpeval.store import Store, fingerprint_files
+
+    models = {label: clf.model for label, clf in CLASSIFIERS.items()}
+    measured = Measured(models, {}, {}, {}, {})
+    phases = profile.phases()
+
+    todo = _units(profile, phases, only)
+    start = time.perf_counter()
+    with Store(context.store) as store:
+        for step, (label, names, datasets, limit) in enumerate(todo, 1):
+            headline = names == HEADLINE
+            log(f"step {step}/{len(todo)}: {label} × {', '.join(datasets)} × {', '.join(names)} "
+                f"(limit {limit or 'none'})")
+            result = run_quackie(datasets, [label], methods(names), limit=limit, official=True,
+                                 data_dir=context.data_dir, store=store, check=headline, log=log)
+            for selection in result.selection if headline else ():
+                measured.selection[(selection["dataset"], label)] = selection
+            log(f"step {step}/{len(todo)} done, {time.perf_counter() - start:.0f} s elapsed")
+        for names, datasets, limit in phases:
+            for ds in datasets:
+                fingerprint = fingerprint_files(dataset_path(ds, context.data_dir))
+                for label in CLASSIFIERS:
+                    match = {"dataset": ds, "classifier": label, "limit": limit, "official": True}
+                    if names == HEADLINE:
+                        rows = _stored(store, "quackie-gt-check", models[label], fingerprint, **match) or []
+                        if rows:
+                            measured.checks[(ds, label)] = [r["check"] for r in rows]
+                    for method in methods(names):
+                        outputs = _stored(store, "quackie", models[label], fingerprint, method=method.label,
+                                          **match) or []
+                        for agg, samples in score_outputs(outputs).items():
+                            measured.scores[(ds, label, method.label, agg)] = samples
+                        if method is RANDOM and outputs:
+                            measured.sentences[(ds, label)] = [(o["n_sentences"], len(set(o["gt"])))
+                                                               for o in outputs]
+    return measured
+
+
+def expected_random_iou(sentences: Sequence[tuple[int, int]]) -> float:
+    """The mean IoU of the Random row in expectation: one random sentence of N is picked, and it scores 1 when it
+    is one of the G distinct ground-truth sentences, so E[IoU] = mean(G / N)."""
+    return float(np.mean([g / n for n, g in sentences])) if sentences else math.nan
+
+
+def population_random_iou(datasets: Sequence[str], data_dir: Path | None) -> dict[str, tuple[float, int]]:
+    """E[random IoU] × 100 and n over every answerable question of each file (the paper explained every true
+    positive of the whole file, training articles included for its heads), with the original's offset walk."""
+    out = {}
+    for ds in datasets:
+        instances, _ = build_instances([q for q in load_squad(dataset_path(ds, data_dir)) if not q.is_impossible],
+                                       official=True)
+        out[ds] = (100 * expected_random_iou([(len(i.sentences), len(set(i.gt))) for i in instances]),
+                   len(instances))
+    return out
+
+
+# the tables ----------------------------------------------------------------------------------------------------
+
+def _paper_method(label: str) -> tuple[str, str]:
+    """"LIME sum 10" → ("LIME_10", "sum"); "Saliency max" → ("Gradient", "max"); "Random" → ("Random", "random")."""
+    words = label.split()
+    samples = words.pop() if words[-1].isdigit() else ""
+    agg = words.pop() if words and words[-1] in ("sum", "max") else "random"
+    ours = PAPER_METHODS[" ".join(words)]
+    return (f"{ours}_{samples}" if samples else ours), agg
+
+
+def _column(column: str) -> tuple[str | None, str]:
+    """"SQuAD Classif" → ("SQuAD", "Classification"); a dataset alone (Tables 2–3) → (dataset, "")."""
+    for paper, ours in PAPER_CLASSIFIERS.items():
+        if column.endswith(" " + paper):
+            return PAPER_DATASETS[column[: -len(paper) - 1]], ours
+    return PAPER_DATASETS[column], ""
+
+
+PAPER_SHORT = {"QA": "ALBERT-base QA", "Classification": "RoBERTa-large classifier"}
+
+
+def _differs(measured: Measured, profile_name: str, cells: dict[str, Cell], classifiers: Sequence[str],
+             extra: str = "") -> str:
+    """Why this row's numbers differ from the paper's: model, data, sample size (and set-up, where it differs)."""
+    ns = sorted({c.n for c in cells.values() if c.n})
+    models = "; ".join(f"{measured.models[c]} (MiniLM-L6) vs {PAPER_SHORT[c]}" for c in classifiers)
+    size = (f"n {ns[0]}" if len(ns) == 1 else f"n {ns[0]}–{ns[-1]}") if ns else "not run"
+    text = (f"model: {models}. data: held-out inputs of our sets, no NYT (vs full SQuAD 2.0 dev / SQuADShifts). "
+            f"sample: {size} per cell, {profile_name} profile (vs every true positive).")
+    return f"{text} {extra}".strip()
+
+
+DATA_NOTE = ("Our data: the held-out SQuAD 2.0 dev articles and SQuADShifts paragraphs of the sets given "
+             "(the shipped subsets by default, all never trained on; with --data-dir the full files, where "
+             "run_quackie as it stands drops the SQuAD 2.0 training articles of each head's quackie_split.json "
+             "but not yet the SQuADShifts paragraphs the heads trained on). The paper: every true positive of "
+             "SQuAD 2.0 dev and SQuADShifts New Wiki / NYT / Reddit / Amazon.")
+
+
+def score_table(number: str, table: dict[str, Any], measured: Measured, profile_name: str) -> PaperTable:
+    """Table 4, 5 or 6: the paper's IoU / HPD / SNR rows with ours (×100) beside each cell."""
+    name, key = METRICS[number]
+    rows = []
+    for label, values in table["rows"].items():
+        method, agg = _paper_method(label)
+        cells = {}
+        for column, paper in values.items():
+            ds, clf = _column(column)
+            samples = measured.scores.get((ds, clf, method, agg)) if ds else None
+            cell = summary([s[key] for s in samples], 100) if samples else Cell(None)
+            cell.paper = paper
+            cells[column] = cell
+        extra = ("set-up as the originals': only the context perturbed, LIME with 10 features."
+                 if method.startswith(("LIME", "SHAP", "IntegratedGradients")) else "")
+        rows.append(Row(label, cells, _differs(measured, profile_name, cells, list(CLASSIFIERS), extra)))
+    return PaperTable(number, table["title"], table["columns"], rows,
+                      ours_model=_models_line(measured),
+                      ours_data=_data_note(measured), explainer="the QUACKIE leaderboard set through interpeval's "
+                      "explainers; sentence aggregation sum / max; k = 1",
+                      notes=f"{name} ×100, mean over the explained true positives (NaN-ignoring, as the original's "
+                            "analyze), 95 % percentile-bootstrap interval; — = not measured (NYT is not available "
+                            "offline; methods or datasets outside the profile). " + DATA_NOTE)
+
+
+def check_table(number: str, table: dict[str, Any], measured: Measured, profile_name: str) -> PaperTable:
+    """Table 2 (change of P(answerable) without / with only the answer sentence) or Table 3 (P with everything)."""
+    rows = []
+    for label, values in table["rows"].items():
+        clf = PAPER_CLASSIFIERS[label.split(",")[0].strip()]
+        key = "p_full" if number == "3" else "p_without_gt" if "removed" in label else "p_only_gt"
+        cells = {}
+        for column, paper in values.items():
+            ds, _ = _column(column)
+            checks = measured.checks.get((ds, clf)) if ds else None
+            cell = summary([_check_value(c, key) for c in checks]) if checks else Cell(None)
+            cell.paper = paper
+            cells[column] = cell
+        rows.append(Row(label, cells, _differs(measured, profile_name, cells, [clf])))
+    return PaperTable(number, table["title"], table["columns"], rows,
+                      ours_model=_models_line(measured),
+                      ours_data=_data_note(measured), explainer="none (P(answerable) of the explained classifier)",
+                      notes="mean over the true positives the Random / Saliency / SmoothGrad rows explain, 95 % "
+                            "percentile-bootstrap interval; the answer sentence is the one most gold answers start "
+                            "in; sentences re-joined by one space. " + DATA_NOTE)
+
+
+def _check_value(check: dict[str, float], key: str) -> float:
+    """P(answerable) with everything (``p_full``), or its change without / with only the answer sentence."""
+    return check[key] if key == "p_full" else check[key] - check["p_full"]
+
+
+def _models_line(measured: Measured) -> str:
+    return "; ".join(f"{c}: {m} (the paper: {PAPER_MODELS[c]})" for c, m in measured.models.items())
+
+
+def _data_note(measured: Measured) -> str:
+    return "; ".join(f"{ds} / {clf}: {s['questions']} questions, {s['trained_on']} from training articles dropped, "
+                     f"{s['kept']} true positives of {s['scanned']} scanned"
+                     for (ds, clf), s in sorted(measured.selection.items()))
+
+
+# findings ------------------------------------------------------------------------------------------------------
+
+def _iou(measured: Measured, ds: str, clf: str, method: str, agg: str) -> Cell | None:
+    samples = measured.scores.get((ds, clf, method, agg))
+    return summary([s["iou"] for s in samples], 100) if samples else None
+
+
+def _cells(measured: Measured) -> list[tuple[str, str]]:
+    return sorted({(ds, clf) for ds, clf, _, _ in measured.scores})
+
+
+def _fmt(cell: Cell) -> str:
+    digits = 2 if abs(cell.ours or 0) < 10 and abs(cell.high or 0) <= 1 else 1
+    return f"{cell.ours:.{digits}f} [{cell.low:.{digits}f}, {cell.high:.{digits}f}] n={cell.n}"
+
+
+#: fewer inputs than this and a bootstrap interval of 0/1-valued scores is no evidence (n = 2: all 0 gives [0, 0])
+MIN_DECIDING_N = 10
+
+
+def _ordered(claim: str, pairs: list[tuple[str, Cell, Cell]], missing: str) -> Finding:
+    """A claim that one number exceeds another in every cell: ``pairs`` of (what, should be higher, lower). It does
+    not hold where some cell is reversed with separated 95 % intervals; it holds where every mean goes the claimed
+    way; otherwise the intervals are too wide at this n to say."""
+    if not pairs:
+        return Finding(claim, "cannot be tested here", missing)
+    wins = sum(high.ours > low.ours for _, high, low in pairs)  # type: ignore[operator]
+    decided = [(high, low) for _, high, low in pairs if min(high.n or 0, low.n or 0) >= MIN_DECIDING_N]
+    separated = sum(high.low > low.high for high, low in decided)  # type: ignore[operator]
+    reversed_ = sum(high.high < low.low for high, low in decided)  # type: ignore[operator]
+    verdict = ("does not hold" if reversed_ else "holds" if wins == len(pairs) else "cannot be tested here")
+    return Finding(claim, verdict, f"as claimed in {wins} of {len(pairs)} (intervals separated: {separated} as "
+                   f"claimed, {reversed_} against): "
+                   + "; ".join(f"{what}: {_fmt(high)} vs {_fmt(low)}" for what, high, low in pairs) + ".")
+
+
+def finding_white_box(measured: Measured) -> Finding:
+    pairs = []
+    for ds, clf in _cells(measured):
+        saliency = _iou(measured, ds, clf, "Gradient", "sum")
+        for other in ("LIME_100", "SHAP_100"):
+            cell = _iou(measured, ds, clf, other, "sum")
+            if saliency is not None and cell is not None:
+                pairs.append((f"{ds}/{clf} Saliency vs {other}", saliency, cell))
+    return _ordered("White-box methods beat LIME/SHAP: Saliency (sum) has a higher IoU than LIME-100 and SHAP-100 "
+                    "(sum).", pairs, "LIME-100 / SHAP-100 were not run in this profile.")
+
+
+def finding_samples(measured: Measured) -> Finding:
+    pairs = []
+    for ds, clf in _cells(measured):
+        for name in ("LIME", "SHAP"):
+            for agg in ("sum", "max"):
+                few, many = (_iou(measured, ds, clf, f"{name}_{n}", agg) for n in (10, 100))
+                if few is not None and many is not None:
+                    pairs.append((f"{ds}/{clf} {name} {agg} 100 vs 10 samples", many, few))
+    return _ordered("LIME and SHAP improve from 10 to 100 samples (IoU, sum and max).", pairs,
+                    "LIME/SHAP at 10 and 100 samples were not both run.")
+
+
+def finding_smoothgrad(measured: Measured, margin: float = 5.0) -> Finding:
+    from interpeval.evaluate.aggregate import bootstrap_ci
+
+    claim = (f"SmoothGrad ≈ Saliency: the paired IoU difference (SmoothGrad-5 − Saliency, sum, same inputs) lies "
+             f"within ±{margin:g} points.")
+    evidence, inside, outside, total = [], 0, 0, 0
+    for ds, clf in _cells(measured):
+        a, b = (measured.scores.get((ds, clf, m, "sum")) for m in ("SmoothGrad_5", "Gradient"))
+        if not a or not b or len(a) != len(b):
+            continue
+        diff = 100 * (np.array([s["iou"] for s in a]) - np.array([s["iou"] for s in b]))
+        diff = diff[np.isfinite(diff)]
+        if diff.size < 2:
+            continue
+        low, high = bootstrap_ci(diff)
+        total += 1
+        decides = diff.size >= MIN_DECIDING_N
+        inside += decides and -margin <= low and high <= margin
+        outside += decides and (high < -margin or low > margin)
+        evidence.append(f"{ds}/{clf}: {diff.mean():+.1f} [{low:+.1f}, {high:+.1f}] n={diff.size}")
+    if not total:
+        return Finding(claim, "cannot be tested here", "SmoothGrad and Saliency were not both run.")
+    if inside == total:
+        verdict = "holds"
+    elif outside:
+        verdict = "does not hold"
+    else:
+        verdict = "cannot be tested here"
+    text = (f"within ±{margin:g} in {inside} of {total} cells, surely outside in {outside} (cells with n ≥ "
+            f"{MIN_DECIDING_N})"
+            + ("" if verdict != "cannot be tested here" else " (the other intervals are too wide at this n)"))
+    return Finding(claim, verdict, text + ": " + "; ".join(evidence) + ".")
+
+
+#: a Random cell is a mean of 0/1 scores; below this n its bootstrap interval says little (all 0 is likely)
+MIN_RANDOM_N = 30
+
+
+def finding_random(measured: Measured, table: dict[str, Any], population: dict[str, tuple[float, int]]) -> Finding:
+    claim = ("The Random row matches the paper's, or its difference is what the sentence-count distribution predicts "
+             "(E[IoU] = mean(distinct answer sentences / sentences)).")
+    paper = table["rows"]["Random"]
+    evidence, explained, total, few = [], 0, 0, []
+    for column, value in paper.items():
+        ds, clf = _column(column)
+        cell = _iou(measured, ds, clf, "Random", "random") if ds else None
+        if cell is None or cell.ours is None or not _finite(cell.low):
+            continue
+        if (cell.n or 0) < MIN_RANDOM_N:
+            few.append(f"{column} (n={cell.n})")
+            continue
+        total += 1
+        expected = 100 * expected_random_iou(measured.sentences.get((ds, clf), []))
+        contains = cell.low <= value <= cell.high  # type: ignore[operator]
+        predicted = cell.low <= expected <= cell.high  # type: ignore[operator]
+        explained += contains or predicted
+        whole, n_whole = population.get(ds, (math.nan, 0))
+        evidence.append(f"{column}: ours {_fmt(cell)}, paper {value:g} ({'inside' if contains else 'outside'}); "
+                        f"expected from our sentence counts {expected:.1f}; over every answerable question of the "
+                        f"file {whole:.1f} (n={n_whole})")
+    skipped = f" Not decided at n < {MIN_RANDOM_N}: {', '.join(few)}." if few else ""
+    if not total:
+        return Finding(claim, "cannot be tested here", f"no cell has {MIN_RANDOM_N} or more inputs.{skipped}")
+    verdict = "holds" if explained == total else "does not hold"
+    return Finding(claim, verdict, f"{explained} of {total} cells contain the paper's value or the expectation from "
+                                   "our sentence counts: " + "; ".join(evidence) + "." + skipped)
+
+
+def finding_answer_sentence(measured: Measured) -> Finding:
+    pairs = []
+    for (ds, clf), checks in sorted(measured.checks.items()):
+        without = summary([c["p_without_gt"] - c["p_full"] for c in checks])
+        only = summary([c["p_only_gt"] - c["p_full"] for c in checks])
+        if _finite(without.low) and _finite(only.low):
+            pairs.append((f"{ds}/{clf} change with the answer sentence only vs removed", only, without))
+    return _ordered("The answer sentence carries the prediction: removing it lowers P(answerable) more than keeping "
+                    "it alone does (the paper's check that the ground truth is right).", pairs,
+                    "fewer than 2 checked inputs per cell.")
+
+
+def _finite(value: float | None) -> bool:
+    return value is not None and math.isfinite(value)
+
+
+def reproduce(context: ReproduceContext) -> PaperReport:
+    """The plug-in's ``reproduce`` part: estimate, run (resuming), and build the paper-vs-ours report."""
+    log: Callable[[str], None] = context.extra.get("log", print)
+    if context.profile not in PROFILES:
+        from interpeval.errors import OptionError
+
+        raise OptionError("--profile", f"unknown profile {context.profile!r} for quackie: choose from "
+                                       f"{', '.join(PROFILES)}")
+    profile = PROFILES[context.profile]
+    start = time.perf_counter()
+    for line in estimate(profile, context.data_dir, context.extra.get("only", ()))[1]:
+        log(line)
+    measured = measure(profile, context, log, context.extra.get("only", ()))
+    paper = published("quackie")
+    tables = [check_table(n, paper["tables"][n], measured, context.profile) for n in ("2", "3")]
+    tables += [score_table(n, paper["tables"][n], measured, context.profile) for n in ("4", "5", "6")]
+    population = population_random_iou(profile.datasets, context.data_dir)
+    findings = [finding_white_box(measured), finding_samples(measured), finding_smoothgrad(measured),
+                finding_random(measured, paper["tables"]["4"], population), finding_answer_sentence(measured)]
+    return PaperReport("quackie", paper["reference"], context.profile, tables, findings,
+                       seconds=time.perf_counter() - start)
