@@ -40,9 +40,8 @@ from interpeval.benchmarks.quackie.run import (
     RANDOM,
     Method,
     run_quackie,
-    score_outputs,
-    training_articles,
 )
+from interpeval.benchmarks.quackie.score import score_run
 
 #: the paper's column names → our dataset names (NYT is not available offline)
 PAPER_DATASETS: dict[str, str | None] = {"SQuAD": "SQuAD", "New Wiki": "NEW_WIKI", "NYT": None, "Reddit": "Reddit",
@@ -102,13 +101,16 @@ def rates() -> dict[str, Any]:
 
 
 def answerable_held_out(datasets: Sequence[str], data_dir: Path | None) -> dict[tuple[str, str], int]:
-    """Answerable questions per (dataset, classifier) after dropping the head's training articles (no model)."""
+    """Answerable questions per (dataset, classifier) after dropping every paragraph the head trained or was
+    selected on (its lineage; no model is loaded)."""
+    from interpeval.models import lineage
+
     out = {}
     for ds in datasets:
         questions = [q for q in load_squad(dataset_path(ds, data_dir)) if not q.is_impossible]
         for label, clf in CLASSIFIERS.items():
-            trained = set(training_articles(clf.model))
-            out[(ds, label)] = sum(q.title not in trained for q in questions)
+            trained = lineage.read(clf.model)
+            out[(ds, label)] = sum(not trained.seen(q.context) for q in questions)
     return out
 
 
@@ -164,7 +166,7 @@ def _config_value(config: dict[str, Any], key: str) -> Any:
 
 def summary(values: Sequence[float], scale: float = 1.0) -> Cell:
     """Mean, 95 % percentile-bootstrap interval and n of the finite values (the leaderboard's statistics)."""
-    from interpeval.evaluate.aggregate import bootstrap_ci
+    from interpeval.stats import bootstrap_ci
 
     arr = np.asarray([v for v in values if v is not None], dtype=float)
     arr = arr[np.isfinite(arr)] * scale
@@ -243,8 +245,8 @@ def measure(profile: Profile, context: ReproduceContext, log: Callable[[str], No
                     for method in methods(names):
                         outputs = _stored(store, "quackie", models[label], fingerprint, method=method.label,
                                           **match) or []
-                        for agg, samples in score_outputs(outputs).items():
-                            measured.scores[(ds, label, method.label, agg)] = samples
+                        for scored in score_run(outputs):
+                            measured.scores[(ds, label, method.label, scored.agg)] = scored.samples
                         if method is RANDOM and outputs:
                             measured.sentences[(ds, label)] = [(o["n_sentences"], len(set(o["gt"])))
                                                                for o in outputs]
@@ -432,7 +434,7 @@ def finding_samples(measured: Measured) -> Finding:
 
 
 def finding_smoothgrad(measured: Measured, margin: float = 5.0) -> Finding:
-    from interpeval.evaluate.aggregate import bootstrap_ci
+    from interpeval.stats import bootstrap_ci
 
     claim = (f"SmoothGrad ≈ Saliency: the paired IoU difference (SmoothGrad-5 − Saliency, sum, same inputs) lies "
              f"within ±{margin:g} points.")
