@@ -113,9 +113,6 @@ CASES = [
          "--max-questions", ">= 0"),
     _opt("quackie-heldout-classifier", lambda d: ["quackie", "heldout", "--classifier", "NER"], "--classifier",
          "'NER'"),
-    _opt("quackie-train-kind", lambda d: ["quackie", "train", "ner", "--out", d / "m"], "KIND", "'ner'"),
-    _opt("quackie-train-data-root", lambda d: ["quackie", "train", "cls", "--data-root", d / "none", "--out",
-                                               d / "m"], "--data-root", "no such folder"),
     # evaluate
     _opt("evaluate-chunk-zero", _evaluate("--chunk", "0"), "--chunk", ">= 1"),
     _opt("evaluate-explainer-param", _evaluate("--explainer", "lime:bogus=1"), "--explainer", "'bogus'"),
