@@ -24,7 +24,7 @@ def one_torch_thread():
 def benchmark_study_kinds():
     """Tests drive studies of the benchmarks' kinds (``plm-rationale``, ``iqs``) through :class:`Studies` directly:
     their plug-ins' ``studies`` parts are loaded first, as the web app and ``interpeval iqs study`` do."""
-    from interpeval.benchmarks.plugin import study_kinds
+    from interpeval.plugins import study_kinds
 
     study_kinds()
 

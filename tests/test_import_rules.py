@@ -24,6 +24,7 @@ ARCHITECTURE = Path(__file__).resolve().parents[1] / "docs" / "ARCHITECTURE.md"
 FLOORS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation", ("interpeval", "interpeval.errors", "interpeval.stats", "interpeval.text")),
     ("store", ("interpeval.store",)),
+    ("plug-ins", ("interpeval.plugins", "interpeval.paper")),
     ("models", ("interpeval.models",)),
     ("explain", ("interpeval.explain",)),
     ("metrics", ("interpeval.metrics",)),

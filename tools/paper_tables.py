@@ -1,5 +1,5 @@
 """Transcribe the papers' published tables from PAPER-TABLES.md into the bundled JSON that
-:func:`interpeval.benchmarks.paper.published` reads (``src/interpeval/data/paper/<paper>.json``).
+:func:`interpeval.paper.published` reads (``src/interpeval/data/paper/<paper>.json``).
 
 PAPER-TABLES.md holds each paper as a ``## Pn — NAME`` section and each table as a ``### Table N…`` subsection whose
 numbers sit in a fenced block (or a Markdown table). The printed headers are partly garbled, the numbers are not, so

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from interpeval.benchmarks import plugin
+from interpeval import plugins as plugin
 from interpeval.cli.suite import _steps
 
 OUT, STORE = Path("out/suite"), Path("out/suite/results.sqlite")

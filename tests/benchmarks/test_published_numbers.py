@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from interpeval.benchmarks.paper import published
+from interpeval.paper import published
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT.parent / "shared" / "docs" / "PAPER-TABLES.md"

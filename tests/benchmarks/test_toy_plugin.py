@@ -17,7 +17,7 @@ import pytest
 from rich.console import Console
 
 from interpeval import cli
-from interpeval.benchmarks import plugin
+from interpeval import plugins as plugin
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from interpeval.benchmarks.paper import Cell, Finding, PaperReport, PaperTable, Row
+from interpeval.paper import Cell, Finding, PaperReport, PaperTable, Row
 from interpeval.report.reproduce import (
     reproduce_fragment,
     reproduce_page,

@@ -19,7 +19,7 @@ def test_the_store_alone_registers_only_the_generic_kind():
 
 
 def test_the_plugins_bring_their_kinds_and_the_web_app_loads_them():
-    assert _kinds_after("from interpeval.benchmarks.plugin import study_kinds; KINDS = study_kinds()") == [
+    assert _kinds_after("from interpeval.plugins import study_kinds; KINDS = study_kinds()") == [
         "generic", "iqs", "plm-rationale"]
     assert _kinds_after("from interpeval.web.routes.studies import KINDS") == ["generic", "iqs", "plm-rationale"]
 

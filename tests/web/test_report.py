@@ -64,7 +64,7 @@ def test_report_tables_carry_n_and_intervals(seeded, tmp_path, table):
 def test_index_opens_with_every_reproduced_paper(seeded, tmp_path):
     """The reports `interpeval reproduce` wrote are read back and shown first: findings of every paper, then its
     tables (published cell beside ours), in the plug-ins' order."""
-    from interpeval.benchmarks.paper import Cell, Finding, PaperReport, PaperTable, Row
+    from interpeval.paper import Cell, Finding, PaperReport, PaperTable, Row
     from interpeval.report.reproduce import write_reproduction
 
     path, _ = seeded

@@ -7,9 +7,9 @@ import pytest
 from typer.testing import CliRunner
 
 from interpeval.benchmarks.expmrc import jobs as expmrc_jobs
-from interpeval.benchmarks.plugin import SuiteStep
 from interpeval.benchmarks.quackie import jobs as quackie_jobs
 from interpeval.cli import app, suite
+from interpeval.plugins import SuiteStep
 
 
 def test_suite_ends_with_the_summary_report(tmp_path, monkeypatch):

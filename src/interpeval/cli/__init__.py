@@ -14,7 +14,6 @@ _app: typer.Typer | None = None
 def _build_app() -> typer.Typer:
     """The root app: the general commands, then one sub-app per benchmark plug-in (mounted under its name). Built on
     first use, so that a benchmark's CLI module can import the shared CLI helpers (``interpeval.cli.executors``)."""
-    from interpeval.benchmarks.plugin import with_part
     from interpeval.cli import (
         attribute,
         evaluate,
@@ -28,6 +27,7 @@ def _build_app() -> typer.Typer:
         suite,
         train,
     )
+    from interpeval.plugins import with_part
 
     root = typer.Typer(help="Measure what NLP models can do and how interpretable their predictions are.",
                        no_args_is_help=True, pretty_exceptions_enable=False)

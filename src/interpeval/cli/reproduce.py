@@ -1,6 +1,6 @@
 """`interpeval reproduce PAPER`: run a paper's protocol and write its tables with ours beside every published cell.
 
-PAPER is a benchmark plug-in with a ``reproduce`` part (:mod:`interpeval.benchmarks.plugin`). The plug-in prints its
+PAPER is a benchmark plug-in with a ``reproduce`` part (:mod:`interpeval.plugins`). The plug-in prints its
 cost estimate before any work and its progress as it goes (through ``context.extra["log"]``); all its work is stored
 runs, so the same command after a kill resumes where it stopped and after a finished run computes nothing.
 """
@@ -37,11 +37,11 @@ def reproduce(
 ) -> None:
     """Reproduce a paper: its tables with ours beside every published cell (n, 95 % interval, why it differs) and
     its findings, each holds / does not hold / cannot be tested here."""
+    from interpeval import plugins as plugin
     from interpeval import validate
-    from interpeval.benchmarks import plugin
-    from interpeval.benchmarks.paper import ReproduceContext
     from interpeval.errors import OptionError
     from interpeval.exec import current_executor
+    from interpeval.paper import ReproduceContext
     from interpeval.report.reproduce import write_reproduction
     from interpeval.store.sqlite import default_store_path
 

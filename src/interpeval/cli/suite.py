@@ -2,7 +2,7 @@
 
 Each step is exactly a command a user could type (shown in the index page), run in-process one after another
 against one results store, so a killed suite resumes: finished runs are found in the store and skipped. The steps
-are the benchmark plug-ins' (their ``suite`` part, :mod:`interpeval.benchmarks.plugin`), then the generic ones.
+are the benchmark plug-ins' (their ``suite`` part, :mod:`interpeval.plugins`), then the generic ones.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from interpeval.benchmarks.plugin import SuiteStep, with_part
+from interpeval.plugins import SuiteStep, with_part
 
 #: the sizes of the generic steps; each benchmark's ``jobs`` module keeps its own (``tiny`` runs the same steps, same
 #: commands and code, on a few items each, for tests)
@@ -28,8 +28,8 @@ def _steps(out: Path, store: Path, profile: str = "full") -> list[SuiteStep]:
     """Every step of the suite: each benchmark plug-in's ``suite`` steps in plug-in order; in the full profile one
     ``interpeval reproduce PAPER --profile quick`` step for every plug-in with a ``reproduce`` part whose own steps
     do not already run it (so the index page opens with every paper next to ours); then the generic ones."""
-    from interpeval.benchmarks.paper import reproduce_step
-    from interpeval.benchmarks.plugin import plugins
+    from interpeval.paper import reproduce_step
+    from interpeval.plugins import plugins
 
     steps = [step for _, plugin_steps in with_part("suite") for step in plugin_steps(out, store, profile)]
     if profile != "tiny":

@@ -1,4 +1,4 @@
-"""Render a :class:`~interpeval.benchmarks.paper.PaperReport` (any paper's) as Markdown, JSON and HTML.
+"""Render a :class:`~interpeval.paper.PaperReport` (any paper's) as Markdown, JSON and HTML.
 
 Every published cell is shown as *paper → ours [95 % interval] n*, every row with why ours differs, every table with
 the model, data and explainer ours used, and every finding with its verdict and the numbers that decide it. The HTML
@@ -13,7 +13,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from interpeval.benchmarks.paper import Cell, PaperReport, PaperTable
+from interpeval.paper import Cell, PaperReport, PaperTable
 from interpeval.report.page import _STYLE
 
 CELL_LEGEND = "each cell: paper → ours [95 % interval] n (— where ours was not measured)"

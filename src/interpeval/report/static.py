@@ -131,8 +131,8 @@ def _fmt(cell: dict[str, Any], digits: int = 1) -> str:
 def reproductions(folder: str | Path | None) -> list[dict[str, Any]]:
     """The paper-vs-ours reports ``interpeval reproduce`` wrote into ``folder`` (``reproduce-PAPER.json``), in the
     plug-ins' order: paper, profile, findings and the report's HTML fragment."""
-    from interpeval.benchmarks.paper import PaperReport
-    from interpeval.benchmarks.plugin import plugins
+    from interpeval.paper import PaperReport
+    from interpeval.plugins import plugins
     from interpeval.report.reproduce import reproduce_fragment
 
     if folder is None or not Path(folder).is_dir():

@@ -2,7 +2,7 @@
 
 Both ``interpeval serve`` and ``interpeval report`` render these dicts with the same templates, so a live page and
 its static copy always agree. This module knows no benchmark: each benchmark plug-in's ``views`` part
-(:mod:`interpeval.benchmarks.plugin`) adds its leaderboards, its facts and panels of an instance page (QUACKIE
+(:mod:`interpeval.plugins`) adds its leaderboards, its facts and panels of an instance page (QUACKIE
 sentences, ExpMRC evidence, the masked-LM pair) and its headline findings; runs of no plug-in with per-instance
 metrics get the generic per-run leaderboard.
 """
@@ -26,7 +26,7 @@ HOW_TO_READ = "Mean of each per-instance metric over the n instances with a 95 %
 
 def views_of(run_benchmark: str) -> Any:
     """The ``views`` part of the plug-in whose stored runs carry ``run_benchmark`` (None: no plug-in, or none)."""
-    from interpeval.benchmarks.plugin import owner
+    from interpeval.plugins import owner
 
     plugin = owner(run_benchmark)
     return plugin.part("views") if plugin is not None else None
@@ -34,7 +34,7 @@ def views_of(run_benchmark: str) -> Any:
 
 def plugin_views() -> list[Any]:
     """Every benchmark plug-in's ``views`` part, in plug-in order."""
-    from interpeval.benchmarks.plugin import with_part
+    from interpeval.plugins import with_part
 
     return [part for _, part in with_part("views")]
 
@@ -506,7 +506,7 @@ def probing_rows(store: Store, run_ids: Iterable[int] | None = None,
                  tasks_dir: str | Path | None = None) -> list[dict[str, Any]]:
     """The probing dashboard's rows (the web app's /probing page, the static report's dashboard), one per
     experiment: computed by the probing plug-in's views part (none when it is not installed)."""
-    from interpeval.benchmarks.plugin import get
+    from interpeval.plugins import get
 
     try:
         part = get("probing").part("views")

@@ -40,7 +40,7 @@ Model
 Kinds: this module knows no benchmark. It registers ``generic`` (any payload; answer any JSON object); each
 benchmark plug-in's ``studies`` part registers its own kinds with :func:`register_kind` (the masked-LM benchmark's
 ``plm-rationale`` in :mod:`interpeval.benchmarks.plm.studies`, IQS's ``iqs`` in
-:mod:`interpeval.benchmarks.iqs.studies`); :func:`interpeval.benchmarks.plugin.study_kinds` loads them all.
+:mod:`interpeval.benchmarks.iqs.studies`); :func:`interpeval.plugins.study_kinds` loads them all.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from interpeval.benchmarks import plugin
+from interpeval import plugins as plugin
 from interpeval.benchmarks.expmrc import run as expmrc_run
 from interpeval.benchmarks.expmrc.data import dev_path, load_dataset
 from interpeval.benchmarks.expmrc.human import FIXED_ANSWER, human_performance
@@ -12,7 +12,7 @@ from interpeval.benchmarks.expmrc.reproduce import reproduce, sample
 from interpeval.benchmarks.expmrc.run import SYSTEMS, run_systems
 from interpeval.benchmarks.expmrc.tables import table3
 from interpeval.benchmarks.expmrc.views import expmrc_leaderboard
-from interpeval.benchmarks.paper import VERDICTS, ReproduceContext, published
+from interpeval.paper import VERDICTS, ReproduceContext, published
 from interpeval.store import Store
 
 TINY = {"questions": 3, "qa_model": "tiny-extractive-qa", "qa_model_zh": "tiny-extractive-qa"}

@@ -9,15 +9,15 @@ import math
 import numpy as np
 import pytest
 
-from interpeval.benchmarks import plugin
+from interpeval import plugins as plugin
 from interpeval.benchmarks.iqs.explanations import PAPER_METHODS, explain_samples
 from interpeval.benchmarks.iqs.marking import PAPER_PATTERN, Marking
 from interpeval.benchmarks.iqs.protocol import sample_protocol, untrained
 from interpeval.benchmarks.iqs.reproduce import profile_settings
 from interpeval.benchmarks.iqs.tables import SIMULATED_BANNER
 from interpeval.benchmarks.iqs.tasks import get_task, load_samples
-from interpeval.benchmarks.paper import VERDICTS, ReproduceContext, published
 from interpeval.metrics.iqs import iqs_simplicity
+from interpeval.paper import VERDICTS, ReproduceContext, published
 from interpeval.store.studies import Studies
 
 METHODS = ["input_x_gradient", "deeplift", "guided_backprop"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from interpeval.benchmarks.paper import published
+from interpeval.paper import published
 
 TABLES = Path(__file__).resolve().parents[3].parent / "shared" / "docs" / "PAPER-TABLES.md"
 

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from interpeval.benchmarks.paper import VERDICTS, ReproduceContext, published
 from interpeval.benchmarks.plm.records import read_golden
 from interpeval.benchmarks.plm.reproduce import PAIRED, _verdict_ahead, mean_cell, reproduce
+from interpeval.paper import VERDICTS, ReproduceContext, published
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from interpeval.benchmarks.paper import VERDICTS, ReproduceContext
 from interpeval.benchmarks.probing.reproduce import findings, reproduce
+from interpeval.paper import VERDICTS, ReproduceContext
 
 TURKISH = Path(__file__).resolve().parents[3] / "tests" / "fixtures" / "ud" / "UD_Turkish-IMST"
 

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from interpeval.benchmarks.paper import VERDICTS, published
 from interpeval.cli import main
 from interpeval.models.base import Model
+from interpeval.paper import VERDICTS, published
 from interpeval.store import Store
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from interpeval.benchmarks.plugin import SuiteStep
+from interpeval.plugins import SuiteStep
 
 #: per profile, the extra options of ``expmrc baselines`` and what its step title says they cover
 PROFILES = {

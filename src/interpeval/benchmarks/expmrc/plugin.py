@@ -1,6 +1,6 @@
-"""ExpMRC as an interpeval benchmark plug-in (see :mod:`interpeval.benchmarks.plugin`)."""
+"""ExpMRC as an interpeval benchmark plug-in (see :mod:`interpeval.plugins`)."""
 
-from interpeval.benchmarks.plugin import BenchmarkPlugin
+from interpeval.plugins import BenchmarkPlugin
 
 PLUGIN = BenchmarkPlugin(
     name="expmrc", title="ExpMRC", runs=("expmrc", "expmrc-answers"),

@@ -21,7 +21,7 @@ from interpeval.benchmarks.expmrc.human import FIXED_ANSWER, answer_measured
 from interpeval.benchmarks.expmrc.run import SYSTEMS
 from interpeval.benchmarks.expmrc.score import Score
 from interpeval.benchmarks.expmrc.tables import SUBSET_NAMES, run_baselines, zoo_qa_head
-from interpeval.benchmarks.paper import (
+from interpeval.paper import (
     Cell,
     Finding,
     PaperReport,

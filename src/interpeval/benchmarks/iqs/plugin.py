@@ -1,6 +1,6 @@
-"""IQS as an interpeval benchmark plug-in (see :mod:`interpeval.benchmarks.plugin`)."""
+"""IQS as an interpeval benchmark plug-in (see :mod:`interpeval.plugins`)."""
 
-from interpeval.benchmarks.plugin import BenchmarkPlugin
+from interpeval.plugins import BenchmarkPlugin
 
 PLUGIN = BenchmarkPlugin(
     name="iqs", title="IQS", runs=("iqs-explanations",),

@@ -28,7 +28,7 @@ from interpeval import metrics
 from interpeval.benchmarks.iqs.explanations import PAPER_METHODS, explain_samples
 from interpeval.benchmarks.iqs.marking import PAPER_PATTERN, Marking
 from interpeval.benchmarks.iqs.tables import SIMULATED_BANNER, IQSResult
-from interpeval.benchmarks.paper import (
+from interpeval.paper import (
     Cell,
     Finding,
     PaperReport,

@@ -1,6 +1,6 @@
-"""The masked-LM rationale benchmark as an interpeval benchmark plug-in (see :mod:`interpeval.benchmarks.plugin`)."""
+"""The masked-LM rationale benchmark as an interpeval benchmark plug-in (see :mod:`interpeval.plugins`)."""
 
-from interpeval.benchmarks.plugin import BenchmarkPlugin
+from interpeval.plugins import BenchmarkPlugin
 
 PLUGIN = BenchmarkPlugin(
     name="plm", title="Masked-LM rationale benchmark", runs=("plm_rationale",),

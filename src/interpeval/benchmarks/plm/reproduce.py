@@ -25,15 +25,6 @@ from typing import Any
 
 import numpy as np
 
-from interpeval.benchmarks.paper import (
-    Cell,
-    Finding,
-    PaperReport,
-    PaperTable,
-    ReproduceContext,
-    Row,
-    published,
-)
 from interpeval.benchmarks.plm.records import DIMENSIONS, GoldenRecord, read_golden
 from interpeval.benchmarks.plm.run import rationale_ratios
 from interpeval.benchmarks.plm.tables import (
@@ -42,6 +33,15 @@ from interpeval.benchmarks.plm.tables import (
     consistency,
     consistency_kinds,
     figure_data,
+)
+from interpeval.paper import (
+    Cell,
+    Finding,
+    PaperReport,
+    PaperTable,
+    ReproduceContext,
+    Row,
+    published,
 )
 from interpeval.stats import bootstrap_ci
 

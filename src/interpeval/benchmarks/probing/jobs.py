@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpeval.benchmarks.plugin import SuiteStep
+from interpeval.plugins import SuiteStep
 
 #: per profile: the encoder probed and the aggregations of its subword vectors
 PROFILES = {"full": {"encoder": "me5-small", "aggregations": "avg,cls"},

@@ -1,6 +1,6 @@
-"""Multilingual probing as an interpeval benchmark plug-in (see :mod:`interpeval.benchmarks.plugin`)."""
+"""Multilingual probing as an interpeval benchmark plug-in (see :mod:`interpeval.plugins`)."""
 
-from interpeval.benchmarks.plugin import BenchmarkPlugin
+from interpeval.plugins import BenchmarkPlugin
 
 PLUGIN = BenchmarkPlugin(
     name="probing", title="Multilingual probing", runs=("probing",),

@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from interpeval.benchmarks.paper import Cell, Finding, PaperReport, PaperTable, ReproduceContext, Row
+from interpeval.paper import Cell, Finding, PaperReport, PaperTable, ReproduceContext, Row
 
 PAPER = "probing"
 REFERENCE = ("Serikov et al. 2022, Universal and Independent: Multilingual Probing Framework for Exhaustive Model "

@@ -4,5 +4,5 @@ The question is fixed, the context is the input, and the sentence that holds the
 no human rationale annotation is needed. Entry points: :func:`~interpeval.benchmarks.quackie.run.run_quackie` (and
 ``interpeval quackie run``), :func:`~interpeval.benchmarks.quackie.build.build_instances` for the task,
 :func:`~interpeval.benchmarks.quackie.tables.write_outputs` for the leaderboard, figure and report. The package
-itself imports nothing, so that discovering the benchmark plug-ins (:mod:`interpeval.benchmarks.plugin`) stays cheap.
+itself imports nothing, so that discovering the benchmark plug-ins (:mod:`interpeval.plugins`) stays cheap.
 """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpeval.benchmarks.plugin import SuiteStep
+from interpeval.plugins import SuiteStep
 
 # The QUACKIE leaderboard set split by cost: the cheap methods get enough questions for informative 95 % intervals,
 # the slow ones keep the original sample (one SQuAD cell on a loaded 2-core machine: 6 questions with Gradient in

@@ -1,6 +1,6 @@
-"""QUACKIE as an interpeval benchmark plug-in (see :mod:`interpeval.benchmarks.plugin`)."""
+"""QUACKIE as an interpeval benchmark plug-in (see :mod:`interpeval.plugins`)."""
 
-from interpeval.benchmarks.plugin import BenchmarkPlugin
+from interpeval.plugins import BenchmarkPlugin
 
 PLUGIN = BenchmarkPlugin(
     name="quackie", title="QUACKIE", runs=("quackie", "quackie-selection", "quackie-gt-check"),

@@ -23,15 +23,6 @@ from typing import Any
 
 import numpy as np
 
-from interpeval.benchmarks.paper import (
-    Cell,
-    Finding,
-    PaperReport,
-    PaperTable,
-    ReproduceContext,
-    Row,
-    published,
-)
 from interpeval.benchmarks.quackie.build import build_instances
 from interpeval.benchmarks.quackie.data import DATASETS, dataset_path, load_squad
 from interpeval.benchmarks.quackie.run import (
@@ -42,6 +33,15 @@ from interpeval.benchmarks.quackie.run import (
     run_quackie,
 )
 from interpeval.benchmarks.quackie.score import score_run
+from interpeval.paper import (
+    Cell,
+    Finding,
+    PaperReport,
+    PaperTable,
+    ReproduceContext,
+    Row,
+    published,
+)
 
 #: the paper's column names → our dataset names (NYT is not available offline)
 PAPER_DATASETS: dict[str, str | None] = {"SQuAD": "SQuAD", "New Wiki": "NEW_WIKI", "NYT": None, "Reddit": "Reddit",

@@ -12,7 +12,7 @@ import pydantic
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
-from interpeval.benchmarks.plugin import study_kinds
+from interpeval.plugins import study_kinds
 from interpeval.store.studies import ROLES, User, blinded
 from interpeval.web.context import MAX_ID, Id, OptionalId, Web, WebDep, found
 from interpeval.web.openapi import body_schema

@@ -115,8 +115,8 @@ def published(paper: str) -> dict[str, Any]:
 
 def reproduce_step(paper: str, title: str, out: Path, store: Path, profile: str = "quick") -> Any:
     """The main job's step that reproduces ``paper``: ``interpeval reproduce PAPER --profile PROFILE`` writing under
-    ``out/reproduce`` into the suite's store (a :class:`~interpeval.benchmarks.plugin.SuiteStep`)."""
-    from interpeval.benchmarks.plugin import SuiteStep
+    ``out/reproduce`` into the suite's store (a :class:`~interpeval.plugins.SuiteStep`)."""
+    from interpeval.plugins import SuiteStep
 
     return SuiteStep(f"Reproduce {title} ({profile} profile): paper vs ours, findings",
                      ["reproduce", paper, "--profile", profile, "--out", str(out / "reproduce"), "--store",

@@ -25,7 +25,7 @@ imports none of them. Each part has one contract:
 * ``studies`` — a module whose import registers its study kinds (:func:`interpeval.store.studies.register_kind`);
   :func:`study_kinds` imports every plug-in's;
 * ``reproduce`` — ``reproduce(context: ReproduceContext) -> PaperReport``
-  (:mod:`interpeval.benchmarks.paper`): the paper's tables, ours beside them, and its findings.
+  (:mod:`interpeval.paper`): the paper's tables, ours beside them, and its findings.
 """
 
 from __future__ import annotations
