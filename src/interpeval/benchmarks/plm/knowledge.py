@@ -47,7 +47,7 @@ _EN_NP_STOP = {"of", "in", "on", "at", "from", "for", "among", "between", "by", 
                "before", "than", "over", "under", "against"}
 _EN_ANCHORS = {"of", "in", "on", "at", "from", "for", "among", "between"}
 #: Chinese words that point at an event or time only the paragraph names (比赛: which game? 当时: when?)
-_ZH_DEICTIC = ("本赛季", "本賽季", "该赛季", "這賽季", "比赛", "比賽", "比分", "当时", "當時", "目前", "现在", "現在", "今年", "去年", "本届", "本屆", "此次",
+_ZH_DEICTIC = ("现任", "現任", "本赛季", "本賽季", "该赛季", "這賽季", "比赛", "比賽", "比分", "当时", "當時", "目前", "现在", "現在", "今年", "去年", "本届", "本屆", "此次",
                "本次", "同年", "次年", "当年", "當年", "这场", "那场")
 _ZH_VAGUE = ("超过", "超過", "大约", "大約", "约", "約", "近", "不到", "至少", "多于", "多於")
 _ZH_CONTEXT_WORDS = ("他", "她", "它", "其", "该", "該", "这", "這", "此", "那", "本文", "文中", "作者")
@@ -57,6 +57,64 @@ _ZH_WH = re.compile(r"什么时候|什麼時候|哪一年|哪年|哪一天|哪�
 #: wh-words that stand before a noun the answer names ("哪所大学" → "北京大学"; "什么颜色" → "红色")
 _ZH_WH_DETERMINER = re.compile(r"^(?:什[么麼]|哪.)$")
 _ZH_NOT_ONE_ANSWER = re.compile(r"为什么|為什麼|怎么|怎麼|怎样|怎樣|如何|是否|吗|嗎|哪些")
+
+# Relations that give a named subject one answer (review rounds 1–5: statements built from any other relation
+# kept a fact that only the paragraph made unique — "[Kawann Short] led the Panthers in sacks" (which season?),
+# "[Robert Koch] won the Nobel Prize in 1905", "[Kublai Khan] led the Borjigin clan"). A statement is kept only
+# when its relation is one of these (:func:`one_answer_relation`).
+#: "[MASK] V-ed <Name>": the agent of a creation or a one-time act
+_EN_AGENT_VERBS = {"found", "cofound", "co-found", "write", "invent", "discover", "design", "compose", "paint",
+                   "direct", "establish", "coin", "sculpt", "formulate", "author", "assassinate", "patent",
+                   "compile", "translate", "pen"}
+#: "<Name> V-ed in [year]" / "<Name> was V-ed in [year or place]": a one-time event
+_EN_EVENT_VERBS = {"die", "found", "establish", "open", "publish", "release", "sign", "invent", "discover",
+                   "complete", "abolish", "dissolve", "collapse", "end", "begin", "start", "abdicate", "launch",
+                   "form", "bear", "build", "construct", "create", "incorporate", "assassinate", "crown", "bury",
+                   "write", "compose", "paint", "premiere", "debut", "inaugurate", "ratify", "enact", "declare",
+                   "headquarter", "locate", "demolish", "destroy", "retire", "marry", "sink", "dedicate"}
+#: of those, the events a place answers ("Where was X born / buried / founded?")
+_EN_PLACE_EVENTS = {"die", "bear", "bury", "found", "establish", "headquarter", "locate", "sign", "build",
+                    "incorporate", "assassinate", "crown", "marry", "sink"}
+#: "the <noun> of <Name>" / "<Name>'s <noun>": roles and attributes a thing has one of
+_EN_ROLE_NOUNS = {"capital", "founder", "author", "inventor", "designer", "architect", "composer", "creator",
+                  "currency", "headquarters", "motto", "nickname", "abbreviation", "acronym", "birthplace",
+                  "father", "mother", "successor", "predecessor", "namesake", "anthem", "mascot", "seat",
+                  "birthdate", "founding", "sculptor", "painter", "discoverer", "publisher", "writer", "screenwriter",
+                  "lyricist", "librettist", "illustrator", "originator"}
+#: modifiers that pick one of a set anchored by a name ("the first president of Kenya", "the largest city in Peru")
+_EN_ONE_OF = {"first", "last", "final", "largest", "biggest", "smallest", "highest", "tallest", "longest",
+              "oldest", "deepest", "earliest", "only", "sole"}
+#: a subject that is part of a set ("Some of Luther's works were published in [1520]")
+_EN_PART_OF = {"some", "many", "most", "several", "one", "two", "three", "few", "all", "both", "each", "another"}
+#: "In what year was …" / "What year did …" ask When; "In what city was …" asks Where
+_EN_WH_PHRASES = {("in", "what", "year"): "When", ("in", "which", "year"): "When", ("what", "year"): "When",
+                  ("which", "year"): "When", **{(p, w, n): "Where" for p in ("in",) for w in ("what", "which")
+                                                 for n in ("city", "country", "town", "state", "province")}}
+_EN_MONTHS = ("January|February|March|April|May|June|July|August|September|October|November|December")
+#: a year or a month of a year ("in 1998", "in August 1944"; a day would need "on")
+_EN_DATE = re.compile(rf"\d{{4}}|(?:{_EN_MONTHS}),? \d{{4}}")
+#: Chinese: an event a date answers (before or after the date: "莱索托[1966年]独立", "发生在[1947年]")
+_ZH_EVENTS = ("出生", "生于", "诞生", "逝世", "去世", "病逝", "卒于", "成立", "创立", "创办", "创建", "建立", "建于",
+              "建成", "落成", "竣工", "开通", "通车", "开业", "开幕", "开馆", "开播", "首播", "出版", "发行", "发表",
+              "上映", "独立", "发现", "发明", "签订", "签署", "颁布", "即位", "登基", "称帝", "建国", "灭亡", "解散",
+              "废除", "加冕", "首演", "问世", "发生", "爆发", "竣工", "成立于", "始建", "启用", "投入使用", "完工",
+              "出生於", "逝於", "建於", "退役", "退休")
+#: Chinese roles and attributes a named thing has one of ("中国的首都是[北京]", "香港杜鹃的别称是[白马银花]")
+_ZH_ROLES = ("首都", "首府", "省会", "作者", "创始人", "创办人", "创建者", "创立者", "发明者", "发明人", "设计者",
+             "设计师", "建筑师", "父亲", "母亲", "别称", "别名", "又称", "简称", "全称", "学名", "原名", "本名",
+             "英文名", "中文名", "封地", "祖籍", "国籍", "出生地", "首任", "第一任", "导演", "作曲", "作词", "总部",
+             "所在地", "货币", "官方语言", "前身", "继任者", "编剧", "作词者", "作曲者", "原著", "绰号", "外号",
+             "谥号", "庙号", "年号", "艺名", "笔名", "俗名", "音译", "产地", "原产地", "首张专辑", "第一张专辑", "首部", "创始者", "发现者", "面积",
+             "长度", "全长", "体长", "身高", "高度", "海拔", "深度", "直径", "宽度", "首位", "第一位", "最高峰",
+             "最大城市", "首席执行官")
+#: "[X]创立了…", "由[X]设计": the agent of a creation
+_ZH_AGENT_VERBS = ("创立", "创办", "创建", "建立", "发明", "设计", "编写", "撰写", "执导", "导演", "作曲", "谱写",
+                   "发现", "提出", "创作", "写", "著", "作词", "编剧", "绘制", "主持设计", "建造", "修建", "翻译")
+#: "位于[X]": where a named thing is
+_ZH_PLACE_VERBS = ("位于", "坐落于", "位於", "坐落於", "出生于", "生于", "葬于", "卒于", "逝世于", "成立于",
+                   "发源于", "起源于", "出生在", "位在", "隶属于", "原产于", "源于", "产于")
+#: the marks of a list or an approximate answer ("阿部宽与大桥望美", "李文杰、刘裕能", "一半以上")
+_ZH_NOT_ONE = re.compile(r"[、，,]|与|及|以上|以下|左右|多万|余")
 
 
 def _questions(path: Path) -> list[tuple[str, str, str, int, str, str]]:
@@ -142,6 +200,10 @@ def en_statement(question: str, answer: str) -> tuple[list[str], int, str] | str
     → "X V-ed [MASK] ." (``wh_do``). Every other shape (How, Why, Which N, What N V …) is left out.
     """
     q = en_tokens(question.rstrip("?").strip())
+    for phrase, wh in _EN_WH_PHRASES.items():
+        if tuple(w.lower() for w in q[:len(phrase)]) == phrase:
+            q = [wh, *q[len(phrase):]]
+            break
     ans = en_tokens(answer)
     if len(q) < 3 or not ans or len(ans) > 4:
         return "knowledge: answer longer than four words or question too short"
@@ -169,6 +231,18 @@ def en_statement(question: str, answer: str) -> tuple[list[str], int, str] | str
         if _is_participle_or_preposition(rest[-1]):
             return "knowledge: 'What is X V-ed / X of?' (the verb belongs before the answer)"
         return [*_capitalise(rest), second.lower(), "[MASK]", "."], len(rest) + 1, "wh_be"
+    if first in ("when", "where") and second.lower() in _BE and len(q) > 3:
+        participle = q[-1].lower()
+        lemma = _lemma(participle)
+        if lemma not in _EN_EVENT_VERBS or not _is_participle_or_preposition(participle) or (
+                first == "where" and lemma not in _EN_PLACE_EVENTS):
+            return "knowledge: 'When/Where was X V-ed?' with a verb not of a one-time event"
+        if first == "when" and not _EN_DATE.fullmatch(answer):
+            return "knowledge: 'When' answered by other than a year or a month of a year"
+        if first == "where" and not _named_or_number(answer):
+            return "knowledge: 'Where' answered by other than a place name"
+        words = [*_capitalise(q[2:-1]), second.lower(), participle, "in", "[MASK]", "."]
+        return words, len(words) - 2, "wh_passive"
     if first in ("when", "where", "what") and second.lower() in _DO and len(q) > 3:
         from lemminflect import getAllLemmas
 
@@ -181,8 +255,8 @@ def en_statement(question: str, answer: str) -> tuple[list[str], int, str] | str
         if form is None or q[-1].lower() in ("do", "have", "mean") or inner_verb:
             return "knowledge: do-question not ending in its lexical verb"
         words = [*_capitalise(q[2:-1]), form]
-        if first == "when" and not re.fullmatch(r"\d{4}", answer):
-            return "knowledge: 'When' answered by other than a year"
+        if first == "when" and not _EN_DATE.fullmatch(answer):
+            return "knowledge: 'When' answered by other than a year or a month of a year"
         if first == "where" and not answer[:1].isupper():
             return "knowledge: 'Where' answered by other than a place name"
         if first == "what" and not _named_or_number(answer):
@@ -254,6 +328,8 @@ def self_contained(lang: str, words: list[str], mask: int) -> str | None:
             return "knowledge: the answer is repeated in the statement"
         if not (answer[:1].isupper() or answer[:1].isdigit()):
             return "knowledge: answer starts lowercase (not a name: 'the British')"
+        if any(w.lower() == v.lower() and w.isalpha() for w, v in zip(words, words[1:], strict=False)):
+            return "knowledge: a word repeated ('The the …': the source question is garbled)"
         if "'" in words or "’" in words:
             return "knowledge: a possessive split from its word (\"1751 ' s\")"
         if re.fullmatch(r"[\d,.]+", answer) and not re.fullmatch(r"1\d{3}|20\d{2}", answer) and not any(
@@ -275,9 +351,71 @@ def self_contained(lang: str, words: list[str], mask: int) -> str | None:
     return None
 
 
+def _anchored(words: list[str], k: int, after: tuple[str, ...]) -> bool:
+    """Whether the noun phrase around word ``k`` is tied to a name: "<Name>'s … k" before it, or "of / in / for
+    (the) <Name>" after it."""
+    j = k + 1
+    while j < len(words) and words[j].islower() and words[j] not in _EN_NP_STOP:
+        j += 1  # the rest of the noun ("first president", "largest city")
+    if j + 1 < len(words) and words[j] in after:
+        name = j + 2 if words[j + 1] == "the" and j + 2 < len(words) else j + 1
+        if words[name][:1].isupper() or words[name][:1].isdigit():
+            return True
+    return any(w.endswith(("'s", "’s")) and w[:1].isupper() for w in words[:k])
+
+
+def one_answer_relation(lang: str, words: list[str], mask: int, rule: str) -> str | None:
+    """Why the statement's relation leaves a named subject more than one answer (the reason of the drop), or None.
+
+    English: "[MASK] V-ed <Name>" with V an act of creation (``_EN_AGENT_VERBS``: wrote, founded, invented …);
+    "X V-ed in [MASK]" / "X was V-ed in [MASK]" with V a one-time event (``_EN_EVENT_VERBS``: died, was born,
+    was founded …); "X is [MASK]" with X a role or attribute a thing has one of (``_EN_ROLE_NOUNS``: the capital of,
+    the founder of …) or one picked out of a named set ("the first president of Kenya"). Chinese: a date next to
+    an event word (``_ZH_EVENTS``), a role before 是/为/叫 (``_ZH_ROLES``), an agent before a creation verb
+    (``_ZH_AGENT_VERBS``) or a place after 位于 … (``_ZH_PLACE_VERBS``)."""
+    no = "knowledge: relation with more than one answer for its subject (led, won, played …)"
+    if lang == "en":
+        low = [w.lower() for w in words]
+        if " and " in f" {words[mask]} " or re.search(r"\d\s*[–-]\s*\d", words[mask]):
+            return "knowledge: a list or a score as the answer ('Switzerland and the Netherlands', '20–18')"
+        if low[0] in _EN_PART_OF and mask != 0:
+            return "knowledge: a subject that is part of a set ('Some of Luther's works')"
+        if rule == "wh_passive":
+            return None  # its verb was checked on the question (``en_statement``)
+        if rule == "wh_subject":
+            named_object = any(w[:1].isupper() for w in words[2:])
+            return None if _lemma(low[1]) in _EN_AGENT_VERBS and named_object else no
+        if rule == "wh_do":
+            if mask < 2 or low[mask - 1] != "in":
+                return "knowledge: 'What did X V?' (a thing done has many objects)"
+            lemma = _lemma(low[mask - 2])
+            place = not _EN_DATE.fullmatch(words[mask])
+            return None if lemma in (_EN_PLACE_EVENTS if place else _EN_EVENT_VERBS) else no
+        subject = words[:mask - 1]
+        for k, w in enumerate(subject):
+            if (w.lower() in _EN_ROLE_NOUNS and _anchored(subject, k, ("of", "for"))
+                    or w.lower() in _EN_ONE_OF and _anchored(subject, k, ("of", "in", "for"))):
+                return None
+        return "knowledge: 'X is [MASK]' with X not a role or attribute a named thing has one of"
+    answer = words[mask]
+    before, after = "".join(words[:mask]), "".join(words[mask + 1:]).rstrip("。")
+    if _ZH_NOT_ONE.search(answer) or "（" in before + after or "(" in before + after:
+        return "knowledge: a list, an approximation or a parenthesis"
+    date = re.fullmatch(r"(?:公元前?)?\d{1,4}年?(?:\d{1,2}月)?(?:\d{1,2}日)?|[一二三四五六七八九十〇零]{2,4}年", answer)
+    if date and (any(e in before[-6:] for e in _ZH_EVENTS) or any(e in after[:8] for e in _ZH_EVENTS)):
+        return None
+    if not date and re.search(r"(?:" + "|".join(_ZH_ROLES) + r")(?:是|为|為|叫|叫做|名为|称为|有|达|約|约)?$", before):
+        return None
+    if not date and before.endswith(_ZH_PLACE_VERBS):
+        return None
+    if mask == 0 and after.startswith(_ZH_AGENT_VERBS) or before.endswith("由") and after.startswith(_ZH_AGENT_VERBS):
+        return None
+    return "knowledge: relation with more than one answer for its subject (领导, 获得, 有 …)"
+
+
 def _item(lang: str, words: list[str], mask: int, flags: list[str] | None, rule: str,
           prov: dict[str, Any]) -> Item | str:
-    why = self_contained(lang, words, mask)
+    why = self_contained(lang, words, mask) or one_answer_relation(lang, words, mask, rule)
     if why:
         return why
     if lang == "en":

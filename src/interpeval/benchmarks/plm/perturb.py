@@ -285,7 +285,7 @@ def _statement_inversion(item: Item) -> Item | None:
         subject = [(i, _moved(item, i)) for i in range(be)]
         return derive(item, [(m, words[m]), (be, words[be]), *subject, (len(words) - 1, ".")], "transform",
                       "statement_inversion")
-    if item.rule.startswith("wh_do") and m == len(words) - 2 and words[m - 1] == "in" and m >= 3:
+    if item.rule.startswith(("wh_do", "wh_passive")) and m == len(words) - 2 and words[m - 1] == "in" and m >= 3:
         clause = [(i, _moved(item, i)) for i in range(m - 1)]
         return derive(item, [(m - 1, "In"), (m, words[m]), (None, ","), *clause, (len(words) - 1, ".")],
                       "transform", "statement_inversion")
