@@ -144,21 +144,50 @@ def review_cmd(
         n: int = typer.Option(20, "--n", help="Originals per language x dimension (with all their partners)."),
         seed: int = typer.Option(0, help="Seed of the random sample (draw a fresh one with another seed)."),
         out: Path = typer.Option(Path("plm-review"), help="Folder for review.tsv and review.html."),
+        study: str = typer.Option(None, help="Also create a web-app rationale study (kind plm-rationale) of this "
+                                             "name holding the same sample, to turn its silver rationales into gold."),
+        annotator: list[str] = typer.Option([], help="With --study: existing user to give every item (repeatable)."),
+        store: Path = typer.Option(None, help="With --study: the store (default: $INTERPEVAL_STORE or the user "
+                                              "data dir)."),
 ) -> None:
-    """A seeded random sample for people to judge: TSV with verdict columns and an HTML page, rationale marked."""
+    """A seeded random sample for people to judge: TSV with verdict columns and an HTML page, rationale marked;
+    with --study the same sample becomes a rationale study in the web app."""
     from interpeval import validate
     from interpeval.benchmarks.plm.records import read_golden
     from interpeval.benchmarks.plm.review import sample, write_sheet
 
     validate.output_dir(out, "--out")
     validate.at_least(n, 1, "--n")
+    validate.store(store)
+    if annotator and study is None:
+        raise OptionError("--annotator", "needs --study NAME")
     for path in golden:
         validate.input_file(path)
     records = [r for path in golden for r in read_golden(path)]
     groups = sample(records, n, seed)
+    if study is not None:
+        _review_study(study, groups, n, seed, golden, annotator, store)
     for path in write_sheet(groups, out):
         typer.echo(f"wrote {path}")
     typer.echo(f"{len(groups)} originals with {sum(len(g) - 1 for g in groups)} partners (seed {seed})")
+
+
+def _review_study(name: str, groups: list, n: int, seed: int, golden: list[Path], annotators: list[str],
+                  store: Path | None) -> None:
+    from interpeval.benchmarks.plm.studies import create_review_study
+    from interpeval.store.studies import Studies
+
+    with Studies(store) as studies:
+        users = {u.name: u for u in studies.users()}
+        missing = [a for a in annotators if a not in users]
+        if missing:
+            raise OptionError("--annotator", f"no user(s) {', '.join(missing)} in {studies.path}; add them first "
+                                             "(`interpeval serve --add-user NAME --role annotator`)")
+        study_id = create_review_study(studies, name, groups, n, seed, [str(p) for p in golden])
+        for user in annotators:
+            studies.assign(study_id, users[user].id)
+        typer.echo(f"study {study_id} ({name!r}, kind plm-rationale): {sum(map(len, groups))} records in "
+                   f"{studies.path}" + (f", assigned to {', '.join(annotators)}" if annotators else ""))
 
 
 @app.command("run")

@@ -8,10 +8,15 @@ with one ``[MASK]``, ``answers``, ``sample_type``, ``rel_ids`` / ``adv_type``, `
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpeval.store.studies import Assignment, Item, StudyKind, index_list, register_kind, validate_scores
+
+if TYPE_CHECKING:
+    from interpeval.benchmarks.plm.records import GoldenRecord
+    from interpeval.store.studies import Studies
 
 KIND = "plm-rationale"
 
@@ -59,3 +64,14 @@ def _export_rationale(item: Item, final: list[Assignment]) -> dict[str, Any]:
 
 register_kind(StudyKind(KIND, "study_rationale.html", _validate_rationale, _export_rationale,
                         {"review": RATIONALE_REVIEW}, validate_draft=partial(_validate_rationale, draft=True)))
+
+
+def create_review_study(studies: Studies, name: str, groups: Sequence[Sequence[GoldenRecord]], n: int, seed: int,
+                        sources: Sequence[str] = (), created_by: int | None = None) -> int:
+    """A ``plm-rationale`` study of the review sample (:func:`interpeval.benchmarks.plm.review.sample`: the same
+    originals with their partners, in the sheet's order), so people turn those silver rationales into gold in the
+    web app; the study config records ``n``, ``seed`` and the golden files. Returns the study id."""
+    items = [{"key": f"{r.lang}:{r.sent_id}", "payload": r.to_json()} for group in groups for r in group]
+    config = {"plm_review": {"n_per_language_dimension": n, "seed": seed, "golden": list(sources),
+                             "originals": len(groups), "records": len(items)}}
+    return studies.create_study(name, KIND, items, config=config, created_by=created_by).id
