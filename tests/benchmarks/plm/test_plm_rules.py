@@ -427,3 +427,46 @@ def test_chinese_knowledge_drops_the_current_office_holder():
 
     # "IPCC现任主席是[李会晟]": 现任 ties the fact to when the paragraph was written
     assert "paragraph names" in self_contained("zh", ["IPCC", "现任", "主席", "是", "李会晟", "。"], 4)
+
+
+def test_replacement_takes_words_read_in_one_sense_only():
+    from interpeval.benchmarks.plm.synonyms import en_synonyms
+
+    # a verb whose most frequent sense dominates its tagged uses is replaced, inflected like the original
+    item = _item(["The", "woman", "won", "the", "lottery", ",", "so", "she", "bought", "a", "yacht", "."], 10, [1, 4, 8],
+                 dimension="reasoning", rule="copa_content")
+    partner = replace(item)
+    assert partner is not None and partner.words[8] == "purchased" and recheck(item, partner) is None
+    # first senses that mislead are never taken: "lonely" → "lone", "complaint" → "ailment", "moved" → "traveled"
+    assert "lone" not in en_synonyms("lonely", "ADJ") and "ailment" not in en_synonyms("complaint", "NOUN")
+    assert en_synonyms("move", "VERB") == []
+    # a verb with a particle is a phrasal verb: "turned off" is not "sour off"
+    phrasal = _item(["The", "man", "turned", "off", "the", "light", "."], 5, [1, 2], dimension="reasoning",
+                    rule="copa_content")
+    assert replace(phrasal) is None or replace(phrasal).words[2] == "turned"
+
+
+def test_chinese_replacement_never_splits_a_compound():
+    # this round's sample: 黄金|鱼 (jieba split the fish's name) became 金子鱼
+    item = Item("zh", "computation", ["养鱼池", "里", "有", "140", "条", "黄金", "鱼", "，", "答案", "是", "185", "。"], 10,
+                [5, 6], "equation_numbers", {})
+    partner = replace(item)
+    assert partner is None or partner.words[5] == "黄金"
+
+
+def test_wsc_drops_a_referent_that_is_one_of_a_group(tmp_path):
+    from collections import Counter
+
+    from interpeval.benchmarks.plm.semantics import wsc_items
+
+    xml = ("<collection><schema><text><txt1>The customer walked into the bank and stabbed one of the tellers. "
+           "</txt1><pron>He</pron><txt2>was immediately taken to the hospital.</txt2></text><quote><quote1>"
+           "</quote1><pron>He</pron><quote2>was immediately taken to the hospital</quote2></quote><answers>"
+           "<answer>the customer</answer><answer>one of the tellers</answer></answers><correctAnswer>B"
+           "</correctAnswer></schema></collection>")
+    path = tmp_path / "plm_rationale" / "wsc" / "WSCollection.xml"
+    path.parent.mkdir(parents=True)
+    path.write_text(xml)
+    drops = Counter()
+    assert wsc_items(tmp_path, drops) == []  # not "The tellers was immediately taken to the hospital"
+    assert any("one of a group" in reason for reason in drops)

