@@ -470,3 +470,32 @@ def test_wsc_drops_a_referent_that_is_one_of_a_group(tmp_path):
     drops = Counter()
     assert wsc_items(tmp_path, drops) == []  # not "The tellers was immediately taken to the hospital"
     assert any("one of a group" in reason for reason in drops)
+
+
+def test_insertion_lower_cases_an_imperative_but_not_a_name():
+    # this round's sample: "In fact , Think of a number , half it …" (a casing slip)
+    think = Item("en", "computation", ["Think", "of", "a", "number", ",", "half", "it", ".", "The", "answer", "is", "18",
+                                       "."], 11, [5], "equation_numbers", {})
+    assert insert_or_delete(think).words[:4] == ["In", "fact", ",", "think"]
+    bill = _item(["Bill", "passed", "the", "plate", "to", "John", "because", "the", "[MASK]", "was", "full", "."], 8,
+                 [0, 5, 10])
+    assert insert_or_delete(bill).words[3] == "Bill"
+
+
+def test_computation_drops_an_unknown_in_a_denominator(tmp_path):
+    import json
+    from collections import Counter
+
+    from interpeval.benchmarks.plm.computation import computation_items
+
+    # this round's sample: "the sum of a number and ten times its reciprocal equals seven" — x + 10/x = 7: 2 and 5
+    folder = tmp_path / "plm_rationale" / "mwp"
+    rows = [{"id": 1, "original_text": "the sum of a number and ten times its reciprocal equals seven ? What is this "
+             "number ?", "equation": "m+10.0/m=7.0", "ans": [2.0]}]
+    for name in ("alg514", "dolphin1878"):
+        for part in ("trainset", "validset", "testset"):
+            (folder / name).mkdir(parents=True, exist_ok=True)
+            (folder / name / f"{part}.json").write_text(json.dumps(rows if part == "trainset" else []))
+    drops = Counter()
+    assert not any(computation_items(tmp_path, "en", drops).values())
+    assert drops["computation: a square or an unknown in a denominator (a quadratic has two answers)"] == 2

@@ -84,8 +84,10 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
             if answer is None:
                 drops["computation: not one whole-number answer"] += 1
                 continue
-            if re.search(r"\^|\*\*|\bsquared\b|\bsquare of\b|\bits square\b", f"{equation} {text}", re.IGNORECASE):
-                drops["computation: a square (a quadratic has two answers)"] += 1
+            if (re.search(r"\^|\*\*|\bsquared\b|\bsquare of\b|\bits square\b|\breciprocal\b", f"{equation} {text}",
+                          re.IGNORECASE) or re.search(r"/\s*\(?\s*[a-z]", equation)):
+                # "a number and ten times its reciprocal equals seven": x + 10/x = 7 has the answers 2 and 5
+                drops["computation: a square or an unknown in a denominator (a quadratic has two answers)"] += 1
                 continue
             if operators(equation) > MAX_OPERATORS:
                 drops[f"computation: more than {MAX_OPERATORS} operators"] += 1

@@ -142,6 +142,9 @@ def _lower_at_start(item: Item, i: int) -> bool:
     if is_en_function(word) or any(part in NUMBER_WORDS for part in word.lower().split("-")):
         return True
     lemmas = getAllLemmas(word.lower())
+    following = item.words[i + 1].lower() if i + 1 < len(item.words) else ""
+    if lemmas.get("VERB", ("",))[0] == word.lower() and is_en_function(following) and following not in ("'s", "is"):
+        return True  # an imperative before a function word ("Think of a number", "Find the …"), not "Bill passed"
     return bool(lemmas) and not {"NOUN", "PROPN"} & set(lemmas)
 
 
