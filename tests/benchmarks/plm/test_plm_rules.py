@@ -499,3 +499,37 @@ def test_computation_drops_an_unknown_in_a_denominator(tmp_path):
     drops = Counter()
     assert not any(computation_items(tmp_path, "en", drops).values())
     assert drops["computation: a square or an unknown in a denominator (a quadratic has two answers)"] == 2
+
+
+def test_verb_agreement_drops_do_support():
+    from collections import Counter
+
+    from interpeval.benchmarks.conllu import Sentence
+    from interpeval.benchmarks.plm.grammar import _verb_agreement
+
+    # this round's sample: "The new NCL Epic [does] sound amazing , although I have n't sailed on her yet ." —
+    # would / must / could fill the slot as well
+    rows = [(1, "Epic", "PROPN", {"Number": "Sing"}, 3, "nsubj", True),
+            (2, "does", "AUX", {"VerbForm": "Fin", "Tense": "Pres"}, 3, "aux", True),
+            (3, "sound", "VERB", {"VerbForm": "Inf"}, 0, "root", True),
+            (4, "have", "AUX", {"VerbForm": "Fin", "Tense": "Pres"}, 3, "aux", False)]
+    drops = Counter()
+    sentence = Sentence(1, {}, rows, [[3], [], [], [1, 2, 4], []], [0, 2, 2, 1, 2])
+    assert 2 not in [wid for wid, _, _ in _verb_agreement(sentence, drops)]  # "does" is never masked
+    assert any("do-support" in reason for reason in drops)
+
+
+def test_chinese_rep_keeps_the_script_and_the_name():
+    # this round's sample: 他們的思想 → 思维 (a simplified word in a traditional sentence); 羗山道 → 羗山路 (a road renamed)
+    trad = Item("zh", "grammar", ["他們", "的", "思想", "在", "看來", "。"], 1, [0, 2], "de_particle", {})
+    assert replace(trad) is None
+    road = Item("zh", "knowledge", ["羗", "山道", "的", "长度", "是", "4.5公里", "。"], 5, [0, 1, 3], "wh_in_situ", {})
+    assert replace(road) is None or replace(road).words[1] == "山道"
+
+
+def test_chinese_knowledge_rationale_keeps_a_rare_character_of_a_name():
+    from interpeval.benchmarks.plm.knowledge import _item
+
+    words = ["羗", "山道", "的", "长度", "是", "4.5公里", "。"]
+    item = _item("zh", words, 5, ["x", "n", "uj", "ns", "v", "x", "x"], "wh_in_situ", {})
+    assert [words[i] for i in item.rationale] == ["羗", "山道", "长度"]

@@ -46,6 +46,9 @@ def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
     for wid, form, upos, feats, head, deprel, _ in s.words:
         if form.lower() not in _AGREEING or upos not in ("AUX", "VERB") or feats.get("VerbForm") != "Fin":
             continue
+        if form.lower() in ("do", "does", "did") and deprel == "aux":
+            drops["verb_agreement: do-support (a modal fits the slot: 'does sound' / 'would sound')"] += 1
+            continue
         holder = head if deprel in ("aux", "cop", "aux:pass") else wid
         subjects = [c for c in s.children[holder] if _word(s, c)[5] in _SUBJECTS]
         if len(subjects) != 1:

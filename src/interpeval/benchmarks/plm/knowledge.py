@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from interpeval.benchmarks.plm.records import Item
-from interpeval.benchmarks.plm.words import en_tokens, is_en_content, is_zh_content, zh_words
+from interpeval.benchmarks.plm.words import en_tokens, has_cjk, is_en_content, is_zh_content, zh_words
 from interpeval.errors import DataError
 from interpeval.models.lineage import content_hash
 
@@ -434,7 +434,9 @@ def _item(lang: str, words: list[str], mask: int, flags: list[str] | None, rule:
         if answer.startswith(_ZH_VAGUE) or not (re.search(r"[\dA-Za-z《]", answer) or any(
                 f.startswith(("nr", "ns", "nt", "nz", "m", "t")) for _, f in zh_words(answer))):
             return "knowledge: answer is not a name, number, date or title (many wordings)"
-        content = [i for i, f in enumerate(flags or []) if i != mask and is_zh_content(words[i], f)]
+        # a character jieba does not know (x) is part of a name ("羗|山道"): the rationale needs it to say which
+        content = [i for i, f in enumerate(flags or []) if i != mask and (
+            is_zh_content(words[i], f) or f == "x" and has_cjk(words[i]))]
     if not content:
         return "knowledge: statement without content words"
     return Item(lang, "knowledge", words, mask, content, f"{rule}+statement_content", prov)

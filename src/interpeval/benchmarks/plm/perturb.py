@@ -25,7 +25,14 @@ from dataclasses import replace as dc_replace
 
 from interpeval.benchmarks.plm.records import Item
 from interpeval.benchmarks.plm.synonyms import en_synonyms, zh_synonyms
-from interpeval.benchmarks.plm.words import NUMBER_WORDS, is_en_content, is_en_function, numbers_in, zh_words
+from interpeval.benchmarks.plm.words import (
+    NUMBER_WORDS,
+    has_cjk,
+    is_en_content,
+    is_en_function,
+    numbers_in,
+    zh_words,
+)
 
 Piece = tuple[int | None, str]  # (index in the original item or None for a new word, the word)
 _DISPENSABLE = {"en": {"very", "really", "actually", "quite", "simply", "certainly", "definitely", "truly",
@@ -38,6 +45,10 @@ _OPENING_CONJUNCTIONS = {"en": {"but", "and", "or", "so", "yet"},
                          "zh": {"然而", "而且", "但是", "而", "但", "可是", "因此", "所以", "並且", "并且", "不过", "不過",
                                 "另外", "此外", "同时", "同時"}}
 _CONNECTIVES = {"because", "so", "因为", "所以", "因為"}
+#: common characters written only in traditional script (UD Chinese-GSD): a sentence with one is not given a
+#: synonym from cnsyn's simplified sets
+_TRADITIONAL_ONLY = set("們個這會為於國說時來對後過學發與經實從樣體點開問關機長現當應還進義種區員動記電東車頭門書見總無話"
+                        "讓麼寫歲愛號變華場們產業處達熱傳權軍隊選舉聯際數歷職類級視認識識論議讀調務專導層將術構")
 _SUBJECT_TO_AGENT = {"i": "me", "he": "him", "she": "her", "we": "us", "they": "them"}
 #: verbs whose passive is not English ("a feeling is had by …")
 _STATIVE = {"have", "be", "get", "lack", "resemble", "cost", "weigh", "want", "need", "become", "seem", "mean",
@@ -204,7 +215,10 @@ def _zh_substitute(item: Item, i: int) -> str | None:
     if before.count("《") > before.count("》"):  # a title: 《现代食品工程》 is not 《现代食物工程》
         return None
     previous = zh_words(item.words[i - 1]) if i else []
-    if previous and previous[-1][1].startswith(("nr", "ns", "nt", "nz")):  # part of a name: 莫洛托夫计划 (round 5)
+    if previous and (previous[-1][1].startswith(("nr", "ns", "nt", "nz"))  # part of a name: 莫洛托夫计划 (round 5)
+                     or previous[-1][1] == "x" and has_cjk(previous[-1][0])):  # 羗|山道: a rare character of a name
+        return None
+    if any(c in _TRADITIONAL_ONLY for c in "".join(item.words)):  # cnsyn is simplified: no 思维 in 他們的思想
         return None
     following = zh_words(item.words[i + 1]) if i + 1 < len(item.words) else []
     if following and len(following[0][0]) == 1 and following[0][1].startswith("n"):  # 黄金|鱼 → 金子鱼
