@@ -513,3 +513,20 @@ def probing_rows(store: Store, run_ids: Iterable[int] | None = None,
     except KeyError:
         return []
     return part.probing_rows(store, run_ids, tasks_dir)
+
+
+def paper_reports(store: Store) -> list[dict[str, Any]]:
+    """Every paper reproduced into this store (``interpeval reproduce PAPER``): paper, profile, when, the runs it was
+    built from, how many findings have each verdict, and the report as HTML by the report's own renderer."""
+    from interpeval.paper import VERDICTS, PaperReport
+    from interpeval.report.reproduce import reproduce_fragment
+
+    shown = []
+    for kept in store.paper_reports():
+        report = PaperReport.from_json(kept["report"])
+        verdicts = {v: sum(f.verdict == v for f in report.findings) for v in VERDICTS}
+        shown.append({"paper": kept["paper"], "profile": kept["profile"], "created_at": kept["created_at"],
+                      "run_ids": kept["run_ids"], "verdicts": verdicts, "n_tables": len(report.tables),
+                      "html": reproduce_fragment(report)})
+    return shown
+

@@ -9,7 +9,6 @@ from typing import Any
 
 import numpy as np
 
-from interpeval.benchmarks.quackie.build import build_instance
 from interpeval.benchmarks.quackie.data import dataset_path, load_squad
 from interpeval.benchmarks.quackie.score import score_run
 from interpeval.report.static import _fmt, like_with_like
@@ -86,6 +85,8 @@ def quackie_sentences(info: RunInfo, output: dict[str, Any], agg: str | None = N
     gt = set(output.get("gt", []))
     if question is None:
         return {"available": False, "aggs": aggs, "agg": agg, "gt": sorted(gt)}
+    from interpeval.benchmarks.quackie.build import build_instance  # nltk: seconds, only for an instance page
+
     built = build_instance(question, official=bool(info.config.get("official")))
     texts = list(built.sentences)
     heat = heat_tokens(texts, scores if len(scores) == len(texts) else [math.nan] * len(texts))
