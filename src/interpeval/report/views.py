@@ -152,9 +152,9 @@ def _none_nan(value: Any) -> float:
 
 def heat_tokens(tokens: Sequence[str], scores: Sequence[float], segments: Sequence[int] | None = None,
                 hide_special: bool = True, scale: float | None = None) -> list[dict[str, Any]]:
-    """Tokens with a signed colour (the convention of :data:`~interpeval.explain.attribution.POSITIVE_RGB`: green
-    for, red against the target), opacity ∝ |score| / ``scale`` (default: the largest |score| of these tokens)."""
-    from interpeval.explain.attribution import NEGATIVE_RGB, POSITIVE_RGB
+    """Tokens with a signed colour (the convention of :mod:`interpeval.text.colours`: green for, red against the
+    target), opacity ∝ |score| / ``scale`` (default: the largest |score| of these tokens)."""
+    from interpeval.text.colours import NEGATIVE_RGB, POSITIVE_RGB
 
     keep = [i for i in range(len(tokens)) if not (hide_special and segments is not None and segments[i] == -1)]
     top = scale or max((abs(v) for v in _finite(scores[i] for i in keep)), default=0.0) or 1.0
