@@ -150,6 +150,21 @@ def test_cached_pages_are_gzipped_when_asked_and_never_shared_with_a_logged_in_u
     assert user.name not in client.get("/leaderboards").text and "log in" in client.get("/leaderboards").text
 
 
+def test_leaderboards_name_every_held_out_test_of_the_head_behind_them():
+    import json
+
+    from interpeval.models.zoo import artifacts_dir
+
+    card = json.loads((artifacts_dir() / "minilm-squad" / "card.json").read_text())
+    line = views.held_out("minilm-squad")
+    assert card["heldout"] and not card["metrics"]  # the card keeps its scores per held-out test
+    for test in card["heldout"].values():
+        assert test["what"] in line and f"(n={test['n']};" in line
+        assert all(f"{name} {value:.3f}" in line for name, value in test["metrics"].items())
+        assert f"{test['baseline_name']}: answer_f1 {test['baseline']['answer_f1']:.3f}" in line
+    assert views.held_out("tiny-sequence-classification") is None  # no card: nothing claimed
+
+
 def test_swagger_ui_is_served_from_the_installed_package(client):
     page = client.get("/api/docs")
     assert page.status_code == 200 and "http" not in page.text.replace("http-equiv", "")  # nothing remote

@@ -390,15 +390,26 @@ def highlight(text: str, spans: Iterable[tuple[int, int, str]]) -> list[dict[str
 # leaderboards ----------------------------------------------------------------------------------------------
 
 def held_out(model: str) -> str | None:
-    """The model card's held-out scores, as one line, for trained zoo heads."""
-    from interpeval.models.zoo import artifacts_dir
+    """The model card's held-out scores, as one line, for trained zoo heads: every held-out test of the card (what,
+    n, scores, the trivial baseline's), or the card's older single ``metrics`` block."""
+    from importlib import resources
 
-    card = artifacts_dir() / model / "card.json"
+    # models.zoo.artifacts_dir(), without importing interpeval.models (its package imports torch: seconds)
+    card = Path(str(resources.files("interpeval"))) / "models" / "artifacts" / model / "card.json"
     if not model or not card.is_file():
         return None
     data = json.loads(card.read_text())
-    scores = ", ".join(f"{k} {v:.3f}" for k, v in (data.get("metrics") or {}).items() if isinstance(v, (int, float)))
-    return f"{model}: held-out {scores} (n={data.get('n_eval', '?')}; {data.get('data', '')})" if scores else None
+
+    def scores(metrics: dict[str, Any]) -> str:
+        return ", ".join(f"{k} {v:.3f}" for k, v in metrics.items() if isinstance(v, (int, float)))
+
+    tests = [f"{test.get('what', name)}: {scores(test.get('metrics') or {})} (n={test.get('n', '?')}"
+             + (f"; {test['baseline_name']}: {scores(test['baseline'])}" if test.get("baseline") else "") + ")"
+             for name, test in (data.get("heldout") or {}).items() if scores(test.get("metrics") or {})]
+    if tests:
+        return f"{model}: held out — " + "; ".join(tests)
+    old = scores(data.get("metrics") or {})
+    return f"{model}: held-out {old} (n={data.get('n_eval', '?')}; {data.get('data', '')})" if old else None
 
 
 def _cell(stats: dict[str, Any], scale: float = 1.0) -> dict[str, Any]:

@@ -101,6 +101,13 @@ class _BodyLimit:
                            headers={"Connection": "close"})(scope, receive, send)
 
 
+def _import_views() -> None:
+    from interpeval import metrics
+
+    views.plugin_views()
+    metrics.names()
+
+
 def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
                tasks_dir: str | Path | None = None, secret: bytes | None = None,
                cache: bool | str = True) -> FastAPI:
@@ -112,10 +119,11 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        # Before the server takes requests, every benchmark's views are imported; then a thread computes the
-        # site-wide views and one instance page per benchmark (whose first view loaded a tokenizer and a data
-        # file: seconds), so that a page's first view need not pay for them.
-        await run_in_threadpool(views.plugin_views)
+        # Before the server takes requests, every benchmark's views and the metric registry they score with are
+        # imported (scipy, scikit-learn: seconds; imported in the warm-up thread instead, they raced a request's
+        # imports); then a thread computes the site-wide views and one instance page per benchmark (a sentence
+        # splitter, data files), so that a page's first view pays for none of it.
+        await run_in_threadpool(_import_views)
         threading.Thread(target=web.warm, name="interpeval-warm", daemon=True).start()
         yield
 
