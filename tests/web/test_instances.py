@@ -165,6 +165,39 @@ def test_leaderboards_name_every_held_out_test_of_the_head_behind_them():
     assert views.held_out("tiny-sequence-classification") is None  # no card: nothing claimed
 
 
+def test_quackie_explainers_are_shown_side_by_side_on_one_scale(seeded, tmp_path):
+    path, ids = seeded
+    copy = tmp_path / "copy.sqlite"
+    with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    with Store(copy) as store:
+        info = store.get_run(ids["quackie"])
+        outputs = store.instances(info.id)
+        gradient = store.run("quackie", {**info.config, "method": {"label": "Gradient", "explainer": "saliency"}},
+                             model=info.model, data_fingerprint=info.data_fingerprint)
+        scores = {}
+        for out in outputs:  # a real run's shape: one score per sentence and aggregation, the last sentence top
+            scores[out["instance_id"]] = [float(i) for i in range(out["n_sentences"])]
+            gradient.record(out["instance_id"], {**out, "scores": {"sum": scores[out["instance_id"]]}})
+        other = store.run("quackie", {**info.config, "classifier": "other", "method": {"label": "Other"}},
+                          model=info.model, data_fingerprint=info.data_fingerprint)
+        other.record(outputs[0]["instance_id"], outputs[0])  # another classifier: not the same setting
+    first = outputs[0]
+    client = TestClient(create_app(copy))
+    shown = client.get(f"/api/runs/{info.id}/instances/{first['instance_id']}").json()["sentences"]
+    assert [(r["run_id"], r["label"], r["this"]) for r in shown["rows"]] == [(info.id, "Random", True),
+                                                                            (gradient.id, "Gradient", False)]
+    random_scores = first["scores"]["random"]
+    assert shown["scale"] == pytest.approx(max(max(map(abs, random_scores)), first["n_sentences"] - 1))
+    for row, values in zip(shown["rows"], (random_scores, scores[first["instance_id"]]), strict=True):
+        assert [s["top"] for s in row["sentences"]] == [i == values.index(max(values)) for i in range(len(values))]
+        assert [s["gt"] for s in row["sentences"]] == [i in first["gt"] for i in range(len(values))]
+        alphas = [float(s["style"].rsplit(",", 1)[1].rstrip(")")) for s in row["sentences"]]
+        assert alphas == pytest.approx([abs(v) / shown["scale"] for v in values], abs=1e-3)
+    page = client.get(f"/runs/{info.id}/instances/{first['instance_id']}").text
+    assert page.count("<tr", page.index('class="side quackie-sentences"')) >= 2 and "2 explainers side by side" in page
+
+
 def test_swagger_ui_is_served_from_the_installed_package(client):
     page = client.get("/api/docs")
     assert page.status_code == 200 and "http" not in page.text.replace("http-equiv", "")  # nothing remote
