@@ -1,13 +1,18 @@
-"""Web app under load: p50 / p95 latency of 200 concurrent GETs per page, with the per-store-version view cache and
-without it, measured side by side in one run on a copy of a results store (the original is never written).
+"""Web app under load: the first view of every page, then p50 / p95 latency of 200 concurrent GETs per page, for each
+cache mode measured side by side in one run on a copy of a results store (the original is never written).
 
-Each page is first fetched once (its first view, cold); then ``--concurrency`` requests are sent at once from one
-asyncio client over loopback and each one's latency is recorded. Two servers (``interpeval serve``'s app under
-uvicorn, one process each, one after the other) serve the same copy: the app as shipped, and the app with
-``cache=False``. Without ``--store`` a small store of real runs is made first (the tiny classifier on the vendored
-SST-2 sentences: three ``attribute`` runs and an ``evaluate`` run with the random baseline). Run::
+For each mode a fresh server (``interpeval serve``'s app under uvicorn, one process) serves the copy. Every page is
+first fetched once, in order, before anything else touched it (its first view: the view computed and the page
+rendered); then ``--concurrency`` requests for it are sent at once from one asyncio client over loopback and each
+one's latency is recorded. The pages: home, runs, leaderboards (HTML, JSON, CSV), probing, the paper-vs-ours page,
+and for every benchmark in the store its first run's page and that run's first instance page. Modes (``--modes``):
+``pages`` (as shipped: finished pages kept per store version and served from the event loop), ``views`` (only the
+views kept; every page rendered again in the thread pool — the previous design) and ``none`` (nothing kept).
+Without ``--store`` a small store of real runs is made first (the tiny classifier on the vendored SST-2 sentences:
+three ``attribute`` runs and an ``evaluate`` run with the random baseline). The load average is printed before and
+after each mode. Run::
 
-    nice -n 10 python bench/web_load.py [--store out/suite/results.sqlite] [--concurrency 200]
+    nice -n 10 python bench/web_load.py [--store out/suite/results.sqlite] [--concurrency 200] [--modes pages,views]
 
 The machine is shared: quote the figures as measured under load.
 """
@@ -16,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import socket
 import sqlite3
 import statistics
@@ -58,37 +64,48 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start(store: Path, cache: bool) -> tuple[subprocess.Popen, str]:
+def start(store: Path, mode: str) -> tuple[subprocess.Popen, str]:
+    """A server over ``store`` in cache ``mode``, ready when it serves a static file (no view computed yet)."""
     port = free_port()
     code = ("import uvicorn; from interpeval.web import create_app; "
-            f"uvicorn.run(create_app({str(store)!r}, cache={cache}), host='127.0.0.1', port={port}, "
+            f"uvicorn.run(create_app({str(store)!r}, cache={mode!r}), host='127.0.0.1', port={port}, "
             "log_level='warning', limit_concurrency=512)")
     proc = subprocess.Popen([sys.executable, "-c", code])
     url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
+    deadline = time.time() + 180
     while time.time() < deadline:
         try:
-            if httpx.get(url + "/api/runs", timeout=2).status_code == 200:
+            if httpx.get(url + "/static/app.css", timeout=2).status_code == 200:
                 return proc, url
         except httpx.HTTPError:
             time.sleep(0.2)
     proc.kill()
-    raise RuntimeError("the server did not start in 60 s")
+    raise RuntimeError("the server did not start in 180 s")
 
 
-def pages(url: str) -> list[str]:
-    """Every kind of page, with the store's first run, first instance and first leaderboard."""
-    runs = httpx.get(url + "/api/runs", timeout=60).json()
-    boards = httpx.get(url + "/api/leaderboards", timeout=120).json()
-    out = ["/", "/runs", "/leaderboards", "/api/leaderboards", "/probing"]
-    if boards:
-        out.append(f"/leaderboards/{boards[0]['benchmark']}.csv")
-    for run in runs[:1] + [r for r in runs if r["benchmark"] == "evaluate"][:1]:
-        out.append(f"/runs/{run['id']}")
-        instances = httpx.get(f"{url}/api/runs/{run['id']}", timeout=60).json()["instances"]
-        if instances:
-            out.append(f"/runs/{run['id']}/instances/{instances[0]}")
-    return list(dict.fromkeys(out))
+def pages(store: Path) -> list[str]:
+    """Every kind of page: the site-wide ones, then per benchmark its first run and that run's first instance (read
+    from the store file itself, so that no page is viewed before its first view is timed)."""
+    out = ["/", "/runs", "/leaderboards", "/api/leaderboards", "/probing", "/paper"]
+    with sqlite3.connect(f"{store.absolute().as_uri()}?mode=ro", uri=True) as conn:
+        runs = conn.execute("SELECT MIN(id) FROM runs WHERE EXISTS (SELECT 1 FROM instances i WHERE i.run_id = "
+                            "runs.id) GROUP BY benchmark ORDER BY MIN(id)").fetchall()
+        for (run_id,) in runs:
+            out.append(f"/runs/{run_id}")
+            (first,) = conn.execute("SELECT instance_id FROM instances WHERE run_id = ? ORDER BY seq LIMIT 1",
+                                    (run_id,)).fetchone()
+            out.append(f"/runs/{run_id}/instances/{first}")
+    return out
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds (user + system) the server process has used: per request, the figure load does not inflate."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 async def burst(url: str, path: str, n: int) -> tuple[list[float], float, int]:
@@ -110,17 +127,31 @@ def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1] if len(values) > 1 else values[0]
 
 
-def measure(store: Path, cache: bool, n: int) -> dict[str, dict[str, float]]:
-    proc, url = start(store, cache)
+def first_view(url: str, path: str) -> tuple[float, int]:
+    started = time.perf_counter()
+    response = httpx.get(url + path, timeout=300)
+    return time.perf_counter() - started, response.status_code
+
+
+def measure(store: Path, mode: str, n: int) -> dict[str, dict[str, float]]:
+    print(f"mode {mode}: {load()} before", flush=True)
+    proc, url = start(store, mode)
     try:
+        paths = pages(store)
+        firsts = {path: first_view(url, path) for path in paths}  # every first view before any burst
+        boards = httpx.get(url + "/api/leaderboards", timeout=300).json()
+        for board in boards[:1]:
+            csv = f"/leaderboards/{board['benchmark']}.csv"
+            firsts[csv] = first_view(url, csv)
+            paths.insert(paths.index("/api/leaderboards") + 1, csv)
         out = {}
-        for path in pages(url):
-            started = time.perf_counter()
-            first = httpx.get(url + path, timeout=300)
-            first_s = time.perf_counter() - started
+        for path in paths:
+            cpu = server_cpu(proc.pid)
             latencies, wall, failed = asyncio.run(burst(url, path, n))
-            out[path] = {"first_s": first_s, "status": first.status_code, "p50": percentile(latencies, 50),
-                         "p95": percentile(latencies, 95), "wall": wall, "failed": failed}
+            out[path] = {"first_s": firsts[path][0], "status": firsts[path][1], "p50": percentile(latencies, 50),
+                         "p95": percentile(latencies, 95), "wall": wall, "failed": failed,
+                         "cpu_ms": (server_cpu(proc.pid) - cpu) * 1000 / n}
+        print(f"mode {mode}: {load()} after", flush=True)
         return out
     finally:
         proc.terminate()
@@ -131,7 +162,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--store", type=Path, help="results store to copy (default: make a small one)")
     parser.add_argument("--concurrency", type=int, default=200)
+    parser.add_argument("--modes", default="pages,views", help="cache modes, comma-separated, the first the one "
+                        "shipped: pages, views, none (none takes minutes per page on a main-job store)")
     args = parser.parse_args()
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     with tempfile.TemporaryDirectory() as tmp:
         store = Path(tmp) / "results.sqlite"
         if args.store is not None:
@@ -143,17 +177,26 @@ def main() -> None:
             instances = conn.execute("SELECT COUNT(*) FROM instances").fetchone()[0]
         print(f"store: {args.store or 'made here'} (copy: {runs} runs, {instances} instances, "
               f"{store.stat().st_size / 1e6:.1f} MB); {args.concurrency} concurrent GETs per page, loopback")
-        cached = measure(store, True, args.concurrency)
-        plain = measure(store, False, args.concurrency)
-    print(f"{'page':<44} {'first s':>8} {'p50 s':>7} {'p95 s':>7} | {'no cache: p50':>13} {'p95':>7} "
-          f"{'p95 ratio':>9}")
-    for path, row in cached.items():
-        other = plain.get(path)
-        ratio = other["p95"] / row["p95"] if other and row["p95"] > 0 else float("nan")
-        failed = row["failed"] + (other["failed"] if other else 0)
-        print(f"{path[:44]:<44} {row['first_s']:8.3f} {row['p50']:7.3f} {row['p95']:7.3f} | "
-              f"{other['p50'] if other else float('nan'):13.3f} {other['p95'] if other else float('nan'):7.3f} "
-              f"{ratio:9.1f}" + (f"  ({failed} non-200)" if failed else ""))
+        results = {mode: measure(store, mode, args.concurrency) for mode in modes}
+    head, *others = modes
+    print(f"mode {head}: first view, p50 / p95 of {args.concurrency} concurrent GETs (s), server CPU per request (ms)"
+          + "".join(f"; then the same for mode {m} and its p95 / {head}'s" for m in others))
+    print(f"{'page':<40} {'status':>6} {'first':>7} {'p50':>7} {'p95':>7} {'cpu ms':>6}"
+          + "".join(f" | {m[:5] + ' first':>11} {'p50':>7} {'p95':>7} {'cpu ms':>6} {'p95 ×':>6}" for m in others))
+    for path, row in results[head].items():
+        line = (f"{path[:40]:<40} {row['status']:>6} {row['first_s']:7.3f} {row['p50']:7.3f} {row['p95']:7.3f} "
+                f"{row['cpu_ms']:6.2f}")
+        failed = row["failed"]
+        for mode in others:
+            other = results[mode].get(path)
+            if other is None:
+                line += f" | {'':>11} {'':>7} {'':>7} {'':>6} {'':>6}"
+                continue
+            ratio = other["p95"] / row["p95"] if row["p95"] > 0 else float("nan")
+            line += (f" | {other['first_s']:11.3f} {other['p50']:7.3f} {other['p95']:7.3f} {other['cpu_ms']:6.2f} "
+                     f"{ratio:6.1f}")
+            failed += other["failed"]
+        print(line + (f"  ({failed} non-200)" if failed else ""))
 
 
 if __name__ == "__main__":

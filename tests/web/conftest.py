@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import io
+import os
 import socket
 import subprocess
 import sys
@@ -253,3 +254,33 @@ class Server:
             self.proc.wait(10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
+
+
+
+@pytest.fixture
+def reproduce_toy(monkeypatch):
+    """``reproduce_toy(store, out)``: ``interpeval reproduce toy`` into ``store``, returning the PaperReport it wrote
+    to ``out``. The toy plug-in (tests/fixtures/toy_bench, with a reproduction of a paper made up for the tests) is
+    found through INTERPEVAL_BENCHMARKS, the CLI rebuilt around it."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from interpeval import cli
+    from interpeval import plugins as plugin
+    from interpeval.paper import PaperReport
+
+    fixtures = str(Path(__file__).resolve().parents[1] / "fixtures")
+    monkeypatch.syspath_prepend(fixtures)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [fixtures, os.environ.get("PYTHONPATH")])))
+    monkeypatch.setenv(plugin.ENV_VARIABLE, "toy_bench:PLUGIN")  # for a server started here too
+    monkeypatch.setattr(plugin, "_plugins", None)
+    monkeypatch.setattr(cli, "_app", None)
+
+    def reproduce(store: Path, out: Path) -> PaperReport:
+        result = CliRunner().invoke(cli.app, ["reproduce", "toy", "--store", str(store), "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        return PaperReport.from_json(json.loads((out / "reproduce-toy.json").read_text(encoding="utf-8")))
+
+    yield reproduce
+    plugin.reset()

@@ -401,3 +401,37 @@ def test_an_evaluate_run_reads_as_explainer_by_metric(browser, site):
     assert browser.find_elements("css selector", "#evaluate-table td.best")  # the best per column, marked
     assert not browser.find_elements("xpath", "//td[text()='ci_low']")  # no long-form rows
     shot(browser, "run-evaluate")
+
+
+def test_the_paper_page_shows_paper_vs_ours_and_findings(browser, server, reproduce_toy, tmp_path):
+    from html import unescape
+
+    from interpeval.report.reproduce import cell_parts
+
+    store = tmp_path / "paper.sqlite"
+    report = reproduce_toy(store, tmp_path / "out")
+    site = server(store)
+    browser.get(site.url + "/")
+    shot(browser, "home")
+    browser.find_element("link text", "Paper vs ours").click()
+    wait_for(lambda: browser.current_url.endswith("/paper"))
+    (listed,) = browser.find_elements("css selector", "#papers tbody tr")
+    assert [c.text for c in listed.find_elements("tag name", "td")][:6] == ["toy", "quick", "1", *(
+        str(sum(f.verdict == v for f in report.findings)) for v in ("holds", "does not hold", "cannot be tested here"))]
+    section = browser.find_element("id", "reproduce-toy")
+    header = [th.text for th in section.find_elements("css selector", "table th")]
+    assert header == ["row", *report.tables[0].columns, "differs because"]
+    (row,) = report.tables[0].rows
+    cells = section.find_elements("css selector", "table tr:nth-child(2) td")
+    for column, cell in zip(report.tables[0].columns, cells[1:-1], strict=True):
+        paper, ours, interval = cell_parts(row.cells[column])
+        assert cell.text.split("\n") == [f"{paper} → {ours}", interval]
+    assert cells[-1].text == row.differs
+    (finding,) = report.findings
+    verdict = section.find_element("css selector", ".findings .verdict")
+    assert verdict.text == finding.verdict and unescape(finding.claim) in section.text
+    assert verdict.value_of_css_property("background-color") != "rgba(0, 0, 0, 0)"  # the verdict's colour
+    shot(browser, "paper-vs-ours")
+    listed.find_element("css selector", ".run-ids a").click()
+    wait_for(lambda: "/runs/" in browser.current_url)
+    assert "toy" in browser.find_element("tag name", "body").text

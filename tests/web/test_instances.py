@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from interpeval.report import views
 from interpeval.store import Store
+from interpeval.store.sqlite import SCHEMA_VERSION
 from interpeval.store.studies import Studies
 from interpeval.web import create_app
 
@@ -106,6 +107,97 @@ def test_views_are_cached_until_the_store_changes(seeded, monkeypatch, tmp_path)
     assert client.get("/leaderboards").status_code == 200 and len(calls) == 2
 
 
+def test_a_cached_page_is_served_without_the_thread_pool_until_the_store_changes(seeded, monkeypatch, tmp_path):
+    from interpeval.web import context
+
+    path, _ = seeded
+    copy = tmp_path / "copy.sqlite"
+    with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    client = TestClient(create_app(copy))
+    pages = ["/", "/runs", "/leaderboards", "/api/leaderboards", "/leaderboards/expmrc.csv", "/probing", "/paper"]
+    first = {page: client.get(page) for page in pages}
+    original = context.run_in_threadpool
+    pooled = []
+
+    async def counted(function, *args):
+        pooled.append(function)
+        return await original(function, *args)
+
+    monkeypatch.setattr(context, "run_in_threadpool", counted)
+    for page in pages:
+        again = client.get(page)
+        assert again.status_code == 200 and again.content == first[page].content
+        assert again.headers["content-type"] == first[page].headers["content-type"]
+    assert pooled == []  # every repeat answered from the event loop
+    assert client.get("/leaderboards/expmrc.csv").headers["content-disposition"] == 'attachment; filename="expmrc.csv"'
+    with Store(copy) as other:  # another process's write makes a new store version
+        other.run("attribute", {"method": "new"}, model="a-new-model").record("x", {"text": "new"}, {"sum": 1.0})
+    assert "a-new-model" in client.get("/runs").text and len(pooled) == 1
+
+
+def test_cached_pages_are_gzipped_when_asked_and_never_shared_with_a_logged_in_user(client, seeded):
+    path, _ = seeded
+    plain = client.get("/leaderboards", headers={"Accept-Encoding": "identity"})
+    packed = client.get("/leaderboards", headers={"Accept-Encoding": "gzip"})
+    assert "content-encoding" not in plain.headers and packed.headers["content-encoding"] == "gzip"
+    assert packed.content == plain.content and "Accept-Encoding" in packed.headers["vary"]  # httpx unpacked it
+    assert packed.headers["content-security-policy"].startswith("default-src 'self'")
+    with Studies(path) as studies:
+        user, token = studies.add_user(f"cache-reader-{len(studies.users())}", "annotator")
+    mine = client.get("/leaderboards", headers={"Authorization": f"Bearer {token}"}).text
+    assert f"{user.name} (annotator)" in mine and "log out" in mine
+    assert user.name not in client.get("/leaderboards").text and "log in" in client.get("/leaderboards").text
+
+
+def test_leaderboards_name_every_held_out_test_of_the_head_behind_them():
+    import json
+
+    from interpeval.models.zoo import artifacts_dir
+
+    card = json.loads((artifacts_dir() / "minilm-squad" / "card.json").read_text())
+    line = views.held_out("minilm-squad")
+    assert card["heldout"] and not card["metrics"]  # the card keeps its scores per held-out test
+    for test in card["heldout"].values():
+        assert test["what"] in line and f"(n={test['n']};" in line
+        assert all(f"{name} {value:.3f}" in line for name, value in test["metrics"].items())
+        assert f"{test['baseline_name']}: answer_f1 {test['baseline']['answer_f1']:.3f}" in line
+    assert views.held_out("tiny-sequence-classification") is None  # no card: nothing claimed
+
+
+def test_quackie_explainers_are_shown_side_by_side_on_one_scale(seeded, tmp_path):
+    path, ids = seeded
+    copy = tmp_path / "copy.sqlite"
+    with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    with Store(copy) as store:
+        info = store.get_run(ids["quackie"])
+        outputs = store.instances(info.id)
+        gradient = store.run("quackie", {**info.config, "method": {"label": "Gradient", "explainer": "saliency"}},
+                             model=info.model, data_fingerprint=info.data_fingerprint)
+        scores = {}
+        for out in outputs:  # a real run's shape: one score per sentence and aggregation, the last sentence top
+            scores[out["instance_id"]] = [float(i) for i in range(out["n_sentences"])]
+            gradient.record(out["instance_id"], {**out, "scores": {"sum": scores[out["instance_id"]]}})
+        other = store.run("quackie", {**info.config, "classifier": "other", "method": {"label": "Other"}},
+                          model=info.model, data_fingerprint=info.data_fingerprint)
+        other.record(outputs[0]["instance_id"], outputs[0])  # another classifier: not the same setting
+    first = outputs[0]
+    client = TestClient(create_app(copy))
+    shown = client.get(f"/api/runs/{info.id}/instances/{first['instance_id']}").json()["sentences"]
+    assert [(r["run_id"], r["label"], r["this"]) for r in shown["rows"]] == [(info.id, "Random", True),
+                                                                            (gradient.id, "Gradient", False)]
+    random_scores = first["scores"]["random"]
+    assert shown["scale"] == pytest.approx(max(max(map(abs, random_scores)), first["n_sentences"] - 1))
+    for row, values in zip(shown["rows"], (random_scores, scores[first["instance_id"]]), strict=True):
+        assert [s["top"] for s in row["sentences"]] == [i == values.index(max(values)) for i in range(len(values))]
+        assert [s["gt"] for s in row["sentences"]] == [i in first["gt"] for i in range(len(values))]
+        alphas = [float(s["style"].rsplit(",", 1)[1].rstrip(")")) for s in row["sentences"]]
+        assert alphas == pytest.approx([abs(v) / shown["scale"] for v in values], abs=1e-3)
+    page = client.get(f"/runs/{info.id}/instances/{first['instance_id']}").text
+    assert page.count("<tr", page.index('class="side quackie-sentences"')) >= 2 and "2 explainers side by side" in page
+
+
 def test_swagger_ui_is_served_from_the_installed_package(client):
     page = client.get("/api/docs")
     assert page.status_code == 200 and "http" not in page.text.replace("http-equiv", "")  # nothing remote
@@ -139,7 +231,7 @@ def test_a_store_written_by_d35c524_opens_and_is_migrated(tmp_path):
     view = client.get("/api/runs/3/instances/0").json()  # an old masked-LM record whose golden file is gone
     assert view["facts"]["prediction"] == "paris" and view["facts"]["gold"] is None
     with Studies(store) as studies:
-        assert studies.store.schema_version == 2
+        assert studies.store.schema_version == SCHEMA_VERSION
         (record,) = studies.export(1)
         assert record["answers"][0]["answer"] == {"note": "answered before the migration"}
         code = studies.invite("annotator", created_by=1, study_id=1)  # the column migration 2 added

@@ -48,6 +48,7 @@ ROUTES = [
     ("GET", "/leaderboards", None, _all(200)),
     ("GET", "/leaderboards/quackie.csv", None, _all(200)),
     ("GET", "/probing", None, _all(200)),
+    ("GET", "/paper", None, _all(200)),
     ("GET", "/static/plotly.min.js", None, _all(200)),
     ("GET", "/static/swagger/swagger-ui.css", None, _all(200)),
     ("GET", "/api/docs/openapi-3.0.json", None, _all(200)),

@@ -2,7 +2,9 @@
 
 PAPER is a benchmark plug-in with a ``reproduce`` part (:mod:`interpeval.plugins`). The plug-in prints its
 cost estimate before any work and its progress as it goes (through ``context.extra["log"]``); all its work is stored
-runs, so the same command after a kill resumes where it stopped and after a finished run computes nothing.
+runs, so the same command after a kill resumes where it stopped and after a finished run computes nothing. The
+report is also kept in the store with the ids of the runs it was built from (``interpeval serve`` shows it at
+``/paper``).
 """
 
 
@@ -42,8 +44,9 @@ def reproduce(
     from interpeval.errors import OptionError
     from interpeval.exec import current_executor
     from interpeval.paper import ReproduceContext
-    from interpeval.report.reproduce import write_reproduction
-    from interpeval.store.sqlite import default_store_path
+    from interpeval.report.reproduce import to_json, write_reproduction
+    from interpeval.store import Store
+    from interpeval.store.sqlite import default_store_path, recording_runs
 
     available = [p.name for p in plugin.plugins() if p.reproduce]
     if paper not in available:
@@ -60,8 +63,11 @@ def reproduce(
                                executor=_executor_name(current_executor()), data_dir=data_dir,
                                extra={"log": typer.echo, "only": tuple(only or ())})
     start = time.perf_counter()
-    report = run(context)
+    with recording_runs() as used:
+        report = run(context)
     paths = write_reproduction(report, out)
+    with Store(context.store) as results:  # the web app's /paper page shows it, linked to the runs it read
+        results.put_paper_report(report.paper, report.profile, to_json(report), used)
     typer.echo(f"reproduce {paper} ({profile}): {time.perf_counter() - start:.0f} s; wrote "
                + ", ".join(str(p) for p in paths.values()))
     for finding in report.findings:

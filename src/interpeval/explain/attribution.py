@@ -18,18 +18,9 @@ import numpy as np
 from rich.text import Text
 
 from interpeval.text.align import Span, equal_shares, whitespace_spans, word_spans
+from interpeval.text.colours import NEGATIVE_RGB, POSITIVE_RGB, signed_rgb  # noqa: F401 — re-exported
 
 AGGREGATIONS = ("sum", "max", "mean")
-#: the one colour convention for signed scores (terminal, HTML export, web app, static report): positive (for the
-#: target) green, negative (against it) red, white at 0
-POSITIVE_RGB, NEGATIVE_RGB = (0, 150, 60), (210, 30, 30)
-
-
-def signed_rgb(score: float, scale: float) -> tuple[int, int, int]:
-    """White → green for positive scores, white → red for negative ones; intensity ``|score| / scale`` (capped)."""
-    t = min(abs(score) / scale, 1.0) if scale > 0 and score == score else 0.0
-    colour = POSITIVE_RGB if score >= 0 else NEGATIVE_RGB
-    return tuple(round(255 + (c - 255) * t) for c in colour)  # type: ignore[return-value]
 
 
 @dataclass

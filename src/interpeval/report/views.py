@@ -152,9 +152,9 @@ def _none_nan(value: Any) -> float:
 
 def heat_tokens(tokens: Sequence[str], scores: Sequence[float], segments: Sequence[int] | None = None,
                 hide_special: bool = True, scale: float | None = None) -> list[dict[str, Any]]:
-    """Tokens with a signed colour (the convention of :data:`~interpeval.explain.attribution.POSITIVE_RGB`: green
-    for, red against the target), opacity ∝ |score| / ``scale`` (default: the largest |score| of these tokens)."""
-    from interpeval.explain.attribution import NEGATIVE_RGB, POSITIVE_RGB
+    """Tokens with a signed colour (the convention of :mod:`interpeval.text.colours`: green for, red against the
+    target), opacity ∝ |score| / ``scale`` (default: the largest |score| of these tokens)."""
+    from interpeval.text.colours import NEGATIVE_RGB, POSITIVE_RGB
 
     keep = [i for i in range(len(tokens)) if not (hide_special and segments is not None and segments[i] == -1)]
     top = scale or max((abs(v) for v in _finite(scores[i] for i in keep)), default=0.0) or 1.0
@@ -390,15 +390,26 @@ def highlight(text: str, spans: Iterable[tuple[int, int, str]]) -> list[dict[str
 # leaderboards ----------------------------------------------------------------------------------------------
 
 def held_out(model: str) -> str | None:
-    """The model card's held-out scores, as one line, for trained zoo heads."""
-    from interpeval.models.zoo import artifacts_dir
+    """The model card's held-out scores, as one line, for trained zoo heads: every held-out test of the card (what,
+    n, scores, the trivial baseline's), or the card's older single ``metrics`` block."""
+    from importlib import resources
 
-    card = artifacts_dir() / model / "card.json"
+    # models.zoo.artifacts_dir(), without importing interpeval.models (its package imports torch: seconds)
+    card = Path(str(resources.files("interpeval"))) / "models" / "artifacts" / model / "card.json"
     if not model or not card.is_file():
         return None
     data = json.loads(card.read_text())
-    scores = ", ".join(f"{k} {v:.3f}" for k, v in (data.get("metrics") or {}).items() if isinstance(v, (int, float)))
-    return f"{model}: held-out {scores} (n={data.get('n_eval', '?')}; {data.get('data', '')})" if scores else None
+
+    def scores(metrics: dict[str, Any]) -> str:
+        return ", ".join(f"{k} {v:.3f}" for k, v in metrics.items() if isinstance(v, (int, float)))
+
+    tests = [f"{test.get('what', name)}: {scores(test.get('metrics') or {})} (n={test.get('n', '?')}"
+             + (f"; {test['baseline_name']}: {scores(test['baseline'])}" if test.get("baseline") else "") + ")"
+             for name, test in (data.get("heldout") or {}).items() if scores(test.get("metrics") or {})]
+    if tests:
+        return f"{model}: held out — " + "; ".join(tests)
+    old = scores(data.get("metrics") or {})
+    return f"{model}: held-out {old} (n={data.get('n_eval', '?')}; {data.get('data', '')})" if old else None
 
 
 def _cell(stats: dict[str, Any], scale: float = 1.0) -> dict[str, Any]:
@@ -513,3 +524,20 @@ def probing_rows(store: Store, run_ids: Iterable[int] | None = None,
     except KeyError:
         return []
     return part.probing_rows(store, run_ids, tasks_dir)
+
+
+def paper_reports(store: Store) -> list[dict[str, Any]]:
+    """Every paper reproduced into this store (``interpeval reproduce PAPER``): paper, profile, when, the runs it was
+    built from, how many findings have each verdict, and the report as HTML by the report's own renderer."""
+    from interpeval.paper import VERDICTS, PaperReport
+    from interpeval.report.reproduce import reproduce_fragment
+
+    shown = []
+    for kept in store.paper_reports():
+        report = PaperReport.from_json(kept["report"])
+        verdicts = {v: sum(f.verdict == v for f in report.findings) for v in VERDICTS}
+        shown.append({"paper": kept["paper"], "profile": kept["profile"], "created_at": kept["created_at"],
+                      "run_ids": kept["run_ids"], "verdicts": verdicts, "n_tables": len(report.tables),
+                      "html": reproduce_fragment(report)})
+    return shown
+

@@ -12,8 +12,9 @@ import json
 import os
 import sqlite3
 import subprocess
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,6 +53,14 @@ CREATE TABLE IF NOT EXISTS metrics (
     value REAL,
     PRIMARY KEY (run_id, instance_id, grp, name)
 );
+CREATE TABLE IF NOT EXISTS paper_reports (
+    paper TEXT NOT NULL,
+    profile TEXT NOT NULL,
+    report_json TEXT NOT NULL,
+    run_ids_json TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (paper, profile)
+);
 """
 
 
@@ -60,7 +69,7 @@ EXPORT_SUFFIXES = (".csv", ".json", ".parquet")
 #: the layout this code writes, kept in SQLite's ``user_version``. Version 1 is every store written before versions
 #: were recorded (main up to d35c524: ``user_version`` 0 with a ``runs`` table); each step in :data:`MIGRATIONS`
 #: brings a store from the version before it, in one transaction, when the store is opened.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def _invites_join_studies(conn: sqlite3.Connection) -> None:
@@ -71,7 +80,36 @@ def _invites_join_studies(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE study_invites ADD COLUMN study_id INTEGER REFERENCES studies(id)")
 
 
-MIGRATIONS = {2: _invites_join_studies}
+def _paper_reports(conn: sqlite3.Connection) -> None:
+    """3: ``interpeval reproduce`` keeps each paper's report (paper vs ours, findings) with the run ids it read."""
+    conn.execute(_SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS paper_reports"):].rstrip().rstrip(";"))
+
+
+MIGRATIONS = {2: _invites_join_studies, 3: _paper_reports}
+
+_recorders: list[set[int]] = []
+_recorders_lock = threading.Lock()
+
+
+@contextmanager
+def recording_runs() -> Iterator[set[int]]:
+    """The ids of every run opened, resumed or read (its instances or metrics) through any :class:`Store` of this
+    process while the block runs — e.g. the runs a paper's reproduction is built from."""
+    seen: set[int] = set()
+    with _recorders_lock:
+        _recorders.append(seen)
+    try:
+        yield seen
+    finally:
+        with _recorders_lock:
+            _recorders.remove(seen)
+
+
+def _used(run_id: int) -> None:
+    if _recorders:
+        with _recorders_lock:
+            for seen in _recorders:
+                seen.add(int(run_id))
 
 
 class UnknownRun(InterpevalError, KeyError):
@@ -302,6 +340,7 @@ class Store:
             else:
                 run_id = int(row[0])
                 conn.execute("UPDATE runs SET status = 'running' WHERE id = ? AND status != 'finished'", (run_id,))
+        _used(run_id)
         return Run(self, run_id)
 
     def runs(self, benchmark: str | None = None) -> list[RunInfo]:
@@ -316,29 +355,49 @@ class Store:
         return [RunInfo(r[0], r[1], json.loads(r[2]), *r[3:]) for r in rows]
 
     def get_run(self, run_id: int) -> RunInfo:
+        _used(run_id)
         for info in self.runs():
             if info.id == run_id:
                 return info
         raise UnknownRun(f"no run with id {run_id} in {self.path}; `interpeval runs list` shows the ids")
 
     def instances(self, run_id: int) -> list[dict[str, Any]]:
+        _used(run_id)
         rows = self._conn.execute(
             "SELECT instance_id, output_json FROM instances WHERE run_id = ? ORDER BY seq", (run_id,)).fetchall()
         return [{"instance_id": iid, **json.loads(output)} for iid, output in rows]
 
     def instance(self, run_id: int, instance_id: str) -> dict[str, Any] | None:
         """One stored output (``None`` when the run has no such instance)."""
+        _used(run_id)
         row = self._conn.execute("SELECT output_json FROM instances WHERE run_id = ? AND instance_id = ?",
                                  (run_id, str(instance_id))).fetchone()
         return None if row is None else {"instance_id": str(instance_id), **json.loads(row[0])}
 
     def metrics(self, run_id: int, instance_id: str | None = None) -> list[dict[str, Any]]:
         """A run's metric rows (of one instance only, when given; run-level ones have instance id ``""``)."""
+        _used(run_id)
         where, args = ("", (run_id,)) if instance_id is None else (" AND instance_id = ?", (run_id, str(instance_id)))
         rows = self._conn.execute(
             "SELECT instance_id, grp, name, value FROM metrics WHERE run_id = ?" + where +
             " ORDER BY instance_id, grp, name", args).fetchall()
         return [{"instance_id": iid, "group": grp, "name": name, "value": value} for iid, grp, name, value in rows]
+
+    def put_paper_report(self, paper: str, profile: str, report: dict[str, Any], run_ids: Iterable[int]) -> None:
+        """Keep a paper's reproduction (``PaperReport.to_json()``) and the runs it was built from; a rerun of the
+        same paper and profile replaces it."""
+        with self.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO paper_reports (paper, profile, report_json, run_ids_json, created_at)"
+                         " VALUES (?, ?, ?, ?, ?)", (paper, profile, json.dumps(report, allow_nan=False),
+                                                      json.dumps(sorted(set(run_ids))), time.time()))
+
+    def paper_reports(self) -> list[dict[str, Any]]:
+        """Every kept reproduction, by paper then profile: ``{"paper", "profile", "report", "run_ids",
+        "created_at"}``."""
+        rows = self._conn.execute("SELECT paper, profile, report_json, run_ids_json, created_at FROM paper_reports"
+                                  " ORDER BY paper, profile").fetchall()
+        return [{"paper": paper, "profile": profile, "report": json.loads(report), "run_ids": json.loads(ids),
+                 "created_at": created} for paper, profile, report, ids, created in rows]
 
     def study_payloads(self, kind: str, field: str, value: str) -> list[dict[str, Any]]:
         """The payloads of the study items (of studies of ``kind``, :mod:`interpeval.store.studies`) whose JSON

@@ -13,12 +13,18 @@ headers, the error pages and the body limit.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
 
+from interpeval.report import views
 from interpeval.report.render import render
 from interpeval.store.sqlite import StoreUnavailable
 from interpeval.web.context import Web
@@ -27,6 +33,30 @@ from interpeval.web.routes import assets, auth, results, studies
 
 _CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
         "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+_SECURITY_HEADERS = {"Content-Security-Policy": _CSP, "X-Content-Type-Options": "nosniff",
+                     "Referrer-Policy": "no-referrer"}
+
+
+class _SecurityHeaders:
+    """ASGI middleware: the security headers on every response a route has not set them on (plain ASGI, not
+    ``@app.middleware``, whose per-request task and body streaming cost more than a cached page itself)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in _SECURITY_HEADERS.items():
+                    headers.setdefault(name, value)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class _BodyLimit:
@@ -71,21 +101,35 @@ class _BodyLimit:
                            headers={"Connection": "close"})(scope, receive, send)
 
 
-def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
-               tasks_dir: str | Path | None = None, secret: bytes | None = None, cache: bool = True) -> FastAPI:
-    """The app over the store at ``store_path``; ``tasks_dir`` (probing task files) adds majority baselines;
-    ``cache=False`` recomputes every view on every request (for ``bench/web_load.py``'s comparison)."""
-    web = Web(store_path, tasks_dir=tasks_dir, secret=secret, cache=cache)
-    app = FastAPI(title="interpeval", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
-    app.state.web = web
+def _import_views() -> None:
+    from interpeval import metrics
 
-    @app.middleware("http")
-    async def security_headers(request: Request, call_next: Any) -> Response:
-        response = await call_next(request)
-        response.headers.setdefault("Content-Security-Policy", _CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        return response
+    views.plugin_views()
+    metrics.names()
+
+
+def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
+               tasks_dir: str | Path | None = None, secret: bytes | None = None,
+               cache: bool | str = True) -> FastAPI:
+    """The app over the store at ``store_path``; ``tasks_dir`` (probing task files) adds majority baselines.
+    ``cache``: True (``"pages"``) keeps finished pages per store version, ``"views"`` only the views they are
+    rendered from, False (``"none"``) recomputes everything on every request (for ``bench/web_load.py``)."""
+    web = Web(store_path, tasks_dir=tasks_dir, secret=secret,
+              cache={True: "pages", False: "none"}.get(cache, cache))  # type: ignore[call-overload]
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Before the server takes requests, every benchmark's views and the metric registry they score with are
+        # imported (scipy, scikit-learn: seconds; imported in the warm-up thread instead, they raced a request's
+        # imports); then a thread computes the site-wide views and one instance page per benchmark (a sentence
+        # splitter, data files), so that a page's first view pays for none of it.
+        await run_in_threadpool(_import_views)
+        threading.Thread(target=web.warm, name="interpeval-warm", daemon=True).start()
+        yield
+
+    app = FastAPI(title="interpeval", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json",
+                  lifespan=lifespan)
+    app.state.web = web
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
@@ -110,6 +154,7 @@ def create_app(store_path: str | Path | None = None, *, max_body: int = 2 << 20,
 
     for part in (assets, results, auth, studies):
         app.include_router(part.router)
+    app.add_middleware(_SecurityHeaders)
     app.add_middleware(_BodyLimit, limit=max_body)
     document_api_errors(app)
     return app

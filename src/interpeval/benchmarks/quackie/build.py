@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from interpeval.benchmarks.quackie.data import SquadQuestion
-from interpeval.models.lineage import Lineage
 from interpeval.text.sentences import sent_spans
+
+if TYPE_CHECKING:  # importing interpeval.models loads torch: the web app's QUACKIE views need none of it
+    from interpeval.models.lineage import Lineage
 
 
 def official_answer_sentence(sentences: Sequence[str], answer_start: int) -> int:

@@ -9,7 +9,6 @@ from typing import Any
 
 import numpy as np
 
-from interpeval.benchmarks.quackie.build import build_instance
 from interpeval.benchmarks.quackie.data import dataset_path, load_squad
 from interpeval.benchmarks.quackie.score import score_run
 from interpeval.report.static import _fmt, like_with_like
@@ -75,28 +74,60 @@ def _quackie_questions(dataset: str, fingerprint: str) -> dict[str, Any]:
     return {q.id: q for q in load_squad(path)}
 
 
-def quackie_sentences(info: RunInfo, output: dict[str, Any], agg: str | None = None) -> dict[str, Any]:
-    """The question and its context's sentences with scores (of one aggregation) and the ground truth marked."""
+def quackie_sentences(info: RunInfo, output: dict[str, Any], agg: str | None = None,
+                      others: list[tuple[RunInfo, dict[str, Any]]] = ()) -> dict[str, Any]:
+    """The question and its context's sentences with the ground truth marked, scored (of one aggregation) by this
+    run and, side by side on one colour scale, by ``others`` (other explainers' runs on the same question):
+    ``rows`` of {run_id, label, this, sentences (heat, ``gt``, ``top``)}; ``sentences`` is this run's row."""
     question = _quackie_questions(str(info.config.get("dataset", "")), info.data_fingerprint).get(
         output["instance_id"])
     scores_by_agg = output.get("scores") or {}
     aggs = list(scores_by_agg)
     agg = agg if agg in scores_by_agg else (aggs[0] if aggs else None)
-    scores = scores_by_agg.get(agg, []) if agg else []
     gt = set(output.get("gt", []))
     if question is None:
         return {"available": False, "aggs": aggs, "agg": agg, "gt": sorted(gt)}
-    built = build_instance(question, official=bool(info.config.get("official")))
-    texts = list(built.sentences)
-    heat = heat_tokens(texts, scores if len(scores) == len(texts) else [math.nan] * len(texts))
-    top = int(np.nanargmax(scores)) if len(scores) == len(texts) and np.isfinite(scores).any() else None
-    sentences = [{**h, "text": t, "gt": i in gt, "top": i == top} for i, (t, h) in enumerate(zip(texts, heat,
-                                                                                                 strict=True))]
+    from interpeval.benchmarks.quackie.build import build_instance  # nltk: seconds, only for an instance page
+
+    texts = list(build_instance(question, official=bool(info.config.get("official"))).sentences)
+    scored = []
+    for run, out in [(info, output), *others]:
+        by_agg = out.get("scores") or {}
+        scores = by_agg.get(agg) or by_agg.get("random") or (next(iter(by_agg.values())) if by_agg else [])
+        scored.append((run, scores if len(scores) == len(texts) else [math.nan] * len(texts)))
+    scale = max((abs(v) for _, scores in scored for v in scores if np.isfinite(v)), default=0.0) or None
+    rows = []
+    for run, scores in scored:
+        heat = heat_tokens(texts, scores, scale=scale)
+        top = int(np.nanargmax(scores)) if np.isfinite(scores).any() else None
+        rows.append({"run_id": run.id, "label": _label(run), "this": run.id == info.id,
+                     "sentences": [{**h, "text": t, "gt": i in gt, "top": i == top}
+                                   for i, (t, h) in enumerate(zip(texts, heat, strict=True))]})
     return {"available": True, "question": question.question, "title": question.title, "aggs": aggs, "agg": agg,
-            "sentences": sentences, "gt": sorted(gt)}
+            "sentences": rows[0]["sentences"], "rows": rows, "scale": scale, "gt": sorted(gt)}
+
+
+def _label(info: RunInfo) -> str:
+    method = info.config.get("method") or {}
+    return str(method.get("label") or method.get("explainer") or "?") if isinstance(method, dict) else str(method)
+
+
+def _same_question_runs(store: Store, info: RunInfo, instance_id: str) -> list[tuple[RunInfo, dict[str, Any]]]:
+    """Other QUACKIE runs (other explainers) of the same model, classifier, data and setting on this question."""
+    same = {k: v for k, v in info.config.items() if k not in ("method", "aggs")}
+    found = []
+    for other in store.runs("quackie"):
+        if other.id == info.id or other.model != info.model or other.data_fingerprint != info.data_fingerprint \
+                or {k: v for k, v in other.config.items() if k not in ("method", "aggs")} != same:
+            continue
+        output = store.instance(other.id, instance_id)
+        if output is not None:
+            found.append((other, output))
+    return found
 
 
 def instance_view(store: Store, info: RunInfo, output: dict[str, Any], view: dict[str, Any]) -> None:
     """A QUACKIE question's sentences (of the aggregation the page asks for: ``view["options"]["agg"]``)."""
     if info.benchmark == "quackie":
-        view["sentences"] = quackie_sentences(info, output, view["options"].get("agg"))
+        view["sentences"] = quackie_sentences(info, output, view["options"].get("agg"),
+                                              _same_question_runs(store, info, output["instance_id"]))
