@@ -229,6 +229,10 @@ CASES = [
          "no such folder"),
     _opt("suite-out-under-file", lambda d: ["suite", "--out", _file(d) / "suite"], "--out", "is a file"),
     _opt("suite-store-folder", lambda d: ["suite", "--out", d / "suite", "--store", d], "--store", "is a folder"),
+    _opt("reproduce-expmrc-tiny", lambda d: ["reproduce", "expmrc", "--profile", "tiny", "--out", d / "r"],
+         "--profile", "'tiny'", "quick, paper"),
+    _opt("reproduce-iqs-tiny", lambda d: ["reproduce", "iqs", "--profile", "tiny", "--out", d / "r"],
+         "--profile", "'tiny'", "quick, paper"),
 ]
 
 

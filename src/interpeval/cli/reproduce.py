@@ -8,6 +8,7 @@ report is also kept in the store with the ids of the runs it was built from (``i
 """
 
 
+import sys
 import time
 from pathlib import Path
 from typing import Annotated
@@ -59,6 +60,8 @@ def reproduce(
     run = plugin.get(paper).part("reproduce")
     if not callable(run):
         run = run.reproduce
+    # a paper's plug-in may offer fewer profiles than the command knows (no tiny ExpMRC or IQS run)
+    validate.one_of(profile, tuple(getattr(sys.modules[run.__module__], "PROFILES", PROFILES)), "--profile")
     context = ReproduceContext(profile=profile, out=out, store=store or default_store_path(),
                                executor=_executor_name(current_executor()), data_dir=data_dir,
                                extra={"log": typer.echo, "only": tuple(only or ())})
