@@ -103,6 +103,12 @@ class Explainer:
                 for message in _CAPTUM_NOISE:
                     warnings.filterwarnings("ignore", message=message, category=UserWarning)
                 for t, idx in groups.items():
+                    if len(idx) > rows > 1 and model.kind != "multiple-choice":
+                        # several batches: rows of similar length share one, so little padding is computed
+                        # (results still go to their input's place)
+                        lengths = model.lengths([texts[i] for i in idx], None if pairs is None else
+                                                [pairs[i] for i in idx])
+                        idx = [i for _, i in sorted(zip(lengths, idx, strict=True), key=lambda pair: pair[0])]
                     for start in range(0, len(idx), rows):
                         chunk = idx[start:start + rows]
                         chunk_pairs = None if pairs is None else [pairs[i] for i in chunk]
