@@ -14,7 +14,14 @@ import torch
 from interpeval import explain
 from interpeval.exec.placement import move_model
 from interpeval.models import Target, load, tiny
-from interpeval.models.memory import DEFAULT_ROWS, MAX_ROWS, auto_batch_size, row_bytes, rows_for_memory, weight_bytes
+from interpeval.models.memory import (
+    DEFAULT_ROWS,
+    MAX_ROWS,
+    auto_batch_size,
+    row_bytes,
+    rows_for_memory,
+    weight_bytes,
+)
 
 GB = 1 << 30
 
