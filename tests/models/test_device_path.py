@@ -136,3 +136,28 @@ def test_a_512_token_qa_input_runs_through_every_kind_of_explainer(autocast):
     for name, params in (("integrated_gradients", {"n_steps": 4}), ("saliency", {}), ("lime", {"n_samples": 8})):
         (attribution,) = explain.build(name, params, 0).explain(model, ["which word ?"], pairs=[context])
         assert len(attribution.tokens) == 512 and np.isfinite(attribution.scores).all()
+
+
+def test_the_dtype_and_memory_options_reach_the_model_a_command_loads(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from interpeval.cli import app
+
+    loaded = []
+
+    def spy(*args, **kwargs):
+        loaded.append(load(*args, **kwargs))
+        return loaded[-1]
+
+    monkeypatch.setattr("interpeval.models.load", spy)
+    file = tmp_path / "lines.txt"
+    file.write_text("a fine film\ndull and long\n")
+    result = CliRunner().invoke(app, ["attribute", str(file), "--explainer", "saliency", "--device", "cpu",
+                                      "--dtype", "bf16", "--memory-gb", "0.25", "--store", str(tmp_path / "s.sqlite")])
+    assert result.exit_code == 0, result.output
+    (model,) = loaded
+    assert model.autocast is torch.bfloat16 and model.batch_size == rows_for_memory(model, GB // 4)
+    for bad, message in ((["--dtype", "fp8"], "--dtype"), (["--memory-gb", "0"], "--memory-gb"),
+                         (["--device", "cuda:7"], "--device")):
+        result = CliRunner().invoke(app, ["attribute", str(file), *bad, "--store", str(tmp_path / "s.sqlite")])
+        assert result.exit_code != 0 and message in f"{result.output}{result.exception}"
