@@ -35,19 +35,19 @@ def test_the_rule_fits_minilm_rows_of_512_tokens_into_a_16_gb_card(minilm):
     # Korthikanti et al.'s 34·H + 5·A·L bytes per token and layer at 16 bits, doubled for fp32: MiniLM (6 layers,
     # H 384, 12 heads) keeps 6 · 512 · (34·384 + 5·12·512) · 2 = 268,959,744 bytes per 512-token row
     assert row_bytes(minilm.hf.config, 512) == 6 * 512 * (34 * 384 + 5 * 12 * 512) * 2
-    expected = int((16 * GB * 0.8 - weight_bytes(minilm.hf)) // 268_959_744)
-    assert rows_for_memory(minilm, 16 * GB, 512) == expected == 50
+    fit = int((16 * GB * 0.8 - weight_bytes(minilm.hf)) // 268_959_744)
+    assert fit == 50 and rows_for_memory(minilm, 16 * GB, 512) == 32  # rounded down to a power of two
 
 
 def test_the_rule_grows_with_memory_shrinks_with_length_and_doubles_under_bf16(minilm):
     rows = [rows_for_memory(minilm, g * GB, 512) for g in (4, 8, 16, 40)]
     assert rows == sorted(rows) and rows[0] < rows[-1]
-    assert rows_for_memory(minilm, 16 * GB, 128) > 4 * rows_for_memory(minilm, 16 * GB, 512) / 1.5
+    assert rows_for_memory(minilm, 16 * GB, 128) >= 4 * rows_for_memory(minilm, 16 * GB, 512)
     assert rows_for_memory(minilm, 1 * GB // 8, 512) == 1  # too little memory still gives one row, never zero
     assert rows_for_memory(minilm, 1000 * GB, 512) == MAX_ROWS
     minilm.autocast = torch.bfloat16
     try:
-        assert rows_for_memory(minilm, 16 * GB, 512) >= 2 * 50
+        assert rows_for_memory(minilm, 16 * GB, 512) == 2 * 32  # 101 rows fit at 2 bytes an activation
     finally:
         minilm.autocast = None
 

@@ -6,7 +6,8 @@ takes the transformer's shape from its config, the activation estimate of Korthi
 Activation Recomputation in Large Transformer Models", §4.1: ``L·(34·H + 5·A·L)`` bytes per layer and input of
 ``L`` tokens, hidden size ``H``, ``A`` heads, 16-bit activations), scales it to the element size the model computes
 in, and fits as many full-length rows as the memory left after the weights allows, with a fifth kept free for the
-allocator and the framework's workspaces. On a CPU memory is not the bound (the machine swaps long before a
+allocator and the framework's workspaces, rounded down to a power of two (the batch size is part of some run keys:
+a resumed run, whose GPU has a little more or less memory free, must keep it). On a CPU memory is not the bound (the machine swaps long before a
 batch of 32 fills it; speed is): ``auto`` keeps :data:`DEFAULT_ROWS` there unless a memory figure is given.
 """
 
@@ -46,11 +47,13 @@ def compute_element_size(model: Any) -> int:
 
 def rows_for_memory(model: Any, memory: int, length: int | None = None, gradients: bool = True) -> int:
     """Rows of ``length`` tokens (default: the model's ``max_length``) that fit in ``memory`` bytes (the device's
-    memory for this model: its weights included) — at least 1, at most :data:`MAX_ROWS`."""
+    memory for this model: its weights included), rounded down to a power of two — at least 1, at most
+    :data:`MAX_ROWS`."""
     length = length or model.max_length
     per_row = row_bytes(model.hf.config, length, compute_element_size(model), gradients)
     room = memory * USABLE - weight_bytes(model.hf)
-    return max(1, min(MAX_ROWS, int(room // per_row)))
+    rows = max(1, min(MAX_ROWS, int(room // per_row)))
+    return 1 << (rows.bit_length() - 1)  # a power of two: a rerun whose free memory differs a little keeps it
 
 
 def device_memory(device: torch.device, resident: int = 0) -> int | None:
