@@ -71,6 +71,9 @@ def load(name_or_path: str | os.PathLike[str], kind: str | None = None, device: 
     """
     if kind is not None and kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+    auto = batch_size == "auto"
+    if not auto and (isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1):
+        raise ValueError(f"batch_size must be 'auto' or an integer >= 1, got {batch_size!r}")
     torch_dtype = DTYPES.get(dtype, dtype) if isinstance(dtype, str) else dtype
     if not isinstance(torch_dtype, torch.dtype):
         raise ValueError(f"unknown dtype {dtype!r}; use one of {', '.join(DTYPES)}")
@@ -82,9 +85,6 @@ def load(name_or_path: str | os.PathLike[str], kind: str | None = None, device: 
     if kind in EVIDENCE_KINDS:
         extra["evidence_head"] = None if evidence is None else evidence.to(device=dev, dtype=torch_dtype).eval()
     limit = min(int(getattr(tokenizer, "model_max_length", 512) or 512), 512)
-    auto = batch_size == "auto"
-    if not auto and (isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1):
-        raise ValueError(f"batch_size must be 'auto' or an integer >= 1, got {batch_size!r}")
     model = KIND_CLASSES[kind](hf, tokenizer, str(name_or_path), dev, 1 if auto else batch_size,
                                max_length or limit, **extra)
     settings = _SETTINGS.get() or {}
