@@ -74,6 +74,10 @@ def load(name_or_path: str | os.PathLike[str], kind: str | None = None, device: 
     auto = batch_size == "auto"
     if not auto and (isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1):
         raise ValueError(f"batch_size must be 'auto' or an integer >= 1, got {batch_size!r}")
+    settings = _SETTINGS.get() or {}
+    precision = autocast or settings.get("autocast", "fp32")
+    if precision not in AUTOCAST:
+        raise ValueError(f"unknown autocast precision {precision!r}; use one of {', '.join(AUTOCAST)}")
     torch_dtype = DTYPES.get(dtype, dtype) if isinstance(dtype, str) else dtype
     if not isinstance(torch_dtype, torch.dtype):
         raise ValueError(f"unknown dtype {dtype!r}; use one of {', '.join(DTYPES)}")
@@ -87,10 +91,6 @@ def load(name_or_path: str | os.PathLike[str], kind: str | None = None, device: 
     limit = min(int(getattr(tokenizer, "model_max_length", 512) or 512), 512)
     model = KIND_CLASSES[kind](hf, tokenizer, str(name_or_path), dev, 1 if auto else batch_size,
                                max_length or limit, **extra)
-    settings = _SETTINGS.get() or {}
-    precision = autocast or settings.get("autocast", "fp32")
-    if precision not in AUTOCAST:
-        raise ValueError(f"unknown autocast precision {precision!r}; use one of {', '.join(AUTOCAST)}")
     model.autocast = AUTOCAST[precision]
     if auto:
         from interpeval.models.memory import auto_batch_size
