@@ -85,9 +85,12 @@ def main() -> None:
                 overhead.append((chunks, there - here))
                 print(f"Random baseline, chunk {chunk} ({chunks} chunks): Ray {there:.2f} s, local {here:.2f} s")
         (n1, e1), (n8, e8) = overhead
-        per_chunk = (e1 - e8) / (n1 - n8)
-        print(f"overhead per chunk {1000 * per_chunk:.1f} ms, per run {e8 - per_chunk * n8:.2f} s "
-              "(ship the benchmark and its model to each worker)")
+        if n1 > n8:
+            per_chunk = (e1 - e8) / (n1 - n8)
+            print(f"overhead per chunk {1000 * per_chunk:.1f} ms, per run {e8 - per_chunk * n8:.2f} s "
+                  "(ship the benchmark and its model to each worker)")
+        else:
+            print(f"overhead per run {e8:.2f} s (one chunk either way: --limit above 1 separates the per-chunk part)")
     finally:
         ray.shutdown()
     a, b = stored(tmp / "local.sqlite"), stored(tmp / "ray.sqlite")

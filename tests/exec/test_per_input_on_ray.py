@@ -128,13 +128,34 @@ def test_iqs_explanations_on_ray_equal_local(tmp_path, workers, tiny_classifier)
     assert len(_stored(local)) == 2
 
 
-def _attribute_lines(model, n: int, chunk: int):
+def _attribute_lines(model, n: int, chunk: int, method: str = "integrated_gradients", params: dict | None = None,
+                     texts: list[str] = TEXTS):
     from interpeval import explain
     from interpeval.benchmarks.attribute import AttributeLines
 
-    lines = [(str(i), f"{TEXTS[i % len(TEXTS)]} number {i}") for i in range(n)]
-    return AttributeLines(model, explain.get("integrated_gradients")(n_steps=48), "integrated_gradients", lines,
+    lines = [(str(i), f"{texts[i % len(texts)]} number {i}") for i in range(n)]
+    return AttributeLines(model, explain.build(method, params or {"n_steps": 48}, 0), method, lines,
                           "lines.txt", "fp", chunk=chunk)
+
+
+#: 120 words: LIME-100's surrogate fit is large enough that OpenBLAS splits it over the driver's 2 threads (a Ray
+#: worker has 1), which moved the last bits of every score before the fit was held to one BLAS thread
+LONG = " ".join(f"{TEXTS[k % len(TEXTS)].split()[0]} {k}" for k in range(60))
+
+
+@pytest.mark.parametrize(("method", "params"), [("lime", {"n_samples": 100}), ("kernel_shap", {"n_samples": 30})])
+def test_lime_and_kernel_shap_on_ray_equal_local_bit_for_bit_whatever_the_chunks(tmp_path, workers, tiny_classifier,
+                                                                                  method, params):
+    texts = [*TEXTS[:2], LONG]
+    with Store(tmp_path / "local.sqlite") as store:
+        expected = resume(_attribute_lines(tiny_classifier, 3, 1, method, params, texts), store).outputs
+    with Store(tmp_path / "ray.sqlite") as store:
+        for chunk in (1, 2):  # chunk 2: one worker explains two inputs in one call, the other one
+            sent = workers.chunks_sent
+            outcome = resume(_attribute_lines(tiny_classifier, 3, chunk, method, params, texts), store, None,
+                             workers)
+            assert workers.chunks_sent - sent == -(-3 // chunk)
+            assert outcome.outputs == expected
 
 
 def _count(path: Path) -> tuple[int, int]:

@@ -51,6 +51,7 @@ def attribute(
     param: list[str] = typer.Option([], "--param", hidden=True, help="deprecated: --explainer NAME:key=value"),
     chunk: int = typer.Option(8, help="lines explained per call (and per store transaction)"),
     store: Path = typer.Option(None, help="SQLite store (default: $INTERPEVAL_STORE or the user data dir)"),
+    device: str = typer.Option("auto", "--device", help="auto, cpu, cuda, cuda:N or mps"),
 ) -> None:
     """Explain each line; print the run id. Re-run the same command to resume an interrupted run."""
     from interpeval import models, validate
@@ -60,10 +61,11 @@ def attribute(
 
     validate.at_least(chunk, 1, "--chunk")
     validate.store(store)
+    validate.device(device)
     specs = validate.explainer_specs(explainer, method, param, default="integrated_gradients", labels=False)
     built = [spec.build() for spec in specs]
     rows = read_lines(file)
-    loaded = models.load(model)
+    loaded = models.load(model, device=device)
     models.say_truncated(loaded, [text for _, text in rows])
     lineage.say_trained(model, [text for _, text in rows])
     with Store(store) as db, Progress(transient=True) as progress:

@@ -1,9 +1,12 @@
-"""The one option set that sends a command's per-input work to an executor: ``--executor local|ray``,
-``--address``, ``--workers``, ``--gpus-per-worker``.
+"""The one option set of every command that makes model passes per input: where they run (``--executor local|ray``,
+``--address``, ``--workers``, ``--gpus-per-worker``) and in what precision and batch (``--dtype fp32|bf16``,
+``--memory-gb``).
 
-``@executor_options`` adds the four options to a typer command and runs the command inside
+``@executor_options`` adds the options to a typer command and runs the command inside
 :func:`interpeval.exec.using`, so every benchmark run the command starts (:func:`~interpeval.benchmarks.base.resume`)
-sends its chunks there; the workers are stopped when the command ends.
+sends its chunks there (the workers are stopped when the command ends), and inside
+:func:`interpeval.models.load.loading`, so every model it loads computes in ``--dtype`` and sizes its batches for
+``--memory-gb`` (docs/cluster.md, "GPUs").
 """
 
 from __future__ import annotations
@@ -27,7 +30,12 @@ OPTIONS: tuple[tuple[str, type, Any], ...] = (
                                                           "per cluster CPU, or per GPU with --gpus-per-worker).")),
     ("gpus_per_worker", float, typer.Option(0.0, "--gpus-per-worker", help="GPUs reserved by each Ray worker; the "
                                                                            "model is moved to its GPU.")),
+    ("dtype", str, typer.Option("fp32", "--dtype", help="Precision of the model passes: fp32, or bf16 (autocast; "
+                                                        "weights stay fp32).")),
+    ("memory_gb", float, typer.Option(None, "--memory-gb", help="Memory per device for the automatic batch size "
+                                                                "(default: a GPU's free memory; a CPU uses 32 rows).")),
 )
+LOAD_OPTIONS = ("dtype", "memory_gb")
 
 
 def build_executor(executor: str, address: str | None, workers: int | None, gpus_per_worker: float) -> Any:
@@ -61,10 +69,17 @@ def executor_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from interpeval import validate
         from interpeval.exec import using
+        from interpeval.models.load import AUTOCAST, loading
 
-        executor = build_executor(*(kwargs.pop(n) for n in names))
-        with executor, using(executor):
+        dtype, memory_gb = (kwargs.pop(n) for n in LOAD_OPTIONS)
+        validate.one_of(dtype, tuple(AUTOCAST), "--dtype")
+        if memory_gb is not None and memory_gb <= 0:
+            raise OptionError("--memory-gb", f"must be above 0, got {memory_gb:g}")
+        executor = build_executor(*(kwargs.pop(n) for n in names if n not in LOAD_OPTIONS))
+        memory = None if memory_gb is None else int(memory_gb * (1 << 30))
+        with executor, using(executor), loading(autocast=dtype, memory=memory):
             return command(*args, **kwargs)
 
     extra = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)

@@ -22,6 +22,10 @@ def move_model(model: Any, device: Any) -> None:
         if part is not None:
             part.to(device)
     model.device = device
+    if getattr(model, "auto_batch", False):  # rows per pass for this device's memory (a GPU's, not the driver's)
+        from interpeval.models.memory import auto_batch_size
+
+        model.batch_size = auto_batch_size(model, model.memory)
 
 
 def work_model(work: Any) -> Any:

@@ -9,8 +9,11 @@ per sample) and scores them in one forward pass under ``torch.inference_mode``.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import torch
+from threadpoolctl import ThreadpoolController
 from transformers import BatchEncoding
 
 from interpeval.explain.base import Explainer, fixed_mask
@@ -56,6 +59,14 @@ def spread(feature_scores: np.ndarray, feature_of_token: torch.Tensor, n_feature
     mine = fot >= 0
     out[mine] = np.asarray(feature_scores, dtype=np.float64)[fot[mine]] / sizes[fot[mine]]
     return out
+
+
+@functools.cache
+def _blas() -> ThreadpoolController:
+    """The BLAS libraries numpy and scipy loaded (looked up once: a fresh lookup costs ~10 ms per input)."""
+    import sklearn.linear_model  # noqa: F401  (loads scipy's BLAS, which the surrogate fits use, before the lookup)
+
+    return ThreadpoolController()
 
 
 #: Captum hands every perturbation of an input to :class:`PresenceScore` in one call; it batches them itself
@@ -155,8 +166,12 @@ class WordPerturbationExplainer(Explainer):
             return np.zeros((1, enc["input_ids"].shape[1]))
         forward = PresenceScore(model, enc, 0, target, feature_of_token, self.removal, self._batch_size(model))
         device = feature_of_token.device
-        values = self._feature_scores(forward, torch.ones(1, n, device=device),
-                                      torch.arange(n, device=device)[None], ALL_AT_ONCE)
+        # The surrogate fit (sklearn, float32 on OpenBLAS) splits its sums by the BLAS thread count, which moves the
+        # last bits of every score (~1e-7): one BLAS thread, as in a Ray worker, gives the same scores in every
+        # process. Torch's own kernels (the model passes) are not OpenBLAS and keep their threads.
+        with _blas().limit(limits=1, user_api="blas"):
+            values = self._feature_scores(forward, torch.ones(1, n, device=device),
+                                          torch.arange(n, device=device)[None], ALL_AT_ONCE)
         return spread(values.detach().cpu().numpy().reshape(-1), feature_of_token, n)[None]
 
     def _feature_scores(self, forward: PresenceScore, present: torch.Tensor, feature_mask: torch.Tensor,

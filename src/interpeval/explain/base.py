@@ -91,24 +91,37 @@ class Explainer:
             groups.setdefault(t, []).append(i)
         out: list[Attribution | None] = [None] * len(texts)
         rows = self.rows_per_call or batch
+        # one input per call (the perturbation methods): each input's draws start from ``seed``, so its scores are
+        # those it gets when explained alone, whatever came before it in this call (chunking, worker count)
+        per_input = self.stochastic and rows == 1
         params = _jsonable(self.get_params())
         was_training = model.hf.training
-        model.hf.eval()
+        if was_training:  # a loaded model is in eval mode already (walking its modules twice a call showed in profiles)
+            model.hf.eval()
         try:
-            with _seeded(self.seed if self.stochastic else None, model.device), warnings.catch_warnings():
+            with (_seeded(self.seed if self.stochastic and not per_input else None, model.device),
+                  warnings.catch_warnings()):
                 for message in _CAPTUM_NOISE:
                     warnings.filterwarnings("ignore", message=message, category=UserWarning)
                 for t, idx in groups.items():
+                    if len(idx) > rows > 1 and model.kind != "multiple-choice":
+                        # several batches: rows of similar length share one, so little padding is computed
+                        # (results still go to their input's place)
+                        lengths = model.lengths([texts[i] for i in idx], None if pairs is None else
+                                                [pairs[i] for i in idx])
+                        idx = [i for _, i in sorted(zip(lengths, idx, strict=True), key=lambda pair: pair[0])]
                     for start in range(0, len(idx), rows):
                         chunk = idx[start:start + rows]
                         chunk_pairs = None if pairs is None else [pairs[i] for i in chunk]
                         enc = model.tokenize([texts[i] for i in chunk], chunk_pairs)
-                        scores = self._attribute(model, enc, t)
+                        with _seeded(self.seed if per_input else None, model.device):
+                            scores = self._attribute(model, enc, t)
                         for row, i in enumerate(chunk):
                             out[i] = _make(enc, row, scores[row], texts[i], None if pairs is None else pairs[i],
                                            t, self.name, params, model.name)
         finally:
-            model.hf.train(was_training)
+            if was_training:
+                model.hf.train()
         return out  # type: ignore[return-value]
 
     def _batch_size(self, model: Model) -> int:

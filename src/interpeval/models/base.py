@@ -6,6 +6,7 @@ or from embeddings, and they find the embedding layer through :meth:`Model.embed
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -108,6 +109,13 @@ class Model:
     targets: tuple[str, ...] = ()
     #: tokenizer truncation strategy; QA truncates only the context.
     truncation: str | bool = True
+    #: the lower precision every forward pass runs in under autocast (``torch.bfloat16``; weights stay as loaded),
+    #: or None: the weights' own precision (``load(dtype="bf16")`` sets it)
+    autocast: torch.dtype | None = None
+    #: ``batch_size`` was chosen by :func:`interpeval.models.memory.auto_batch_size` (from ``memory`` bytes, or the
+    #: device's memory when None): it is chosen again when the model moves to another device (a Ray worker's GPU)
+    auto_batch: bool = False
+    memory: int | None = None
 
     def __init__(self, hf: Any, tokenizer: Any, name: str, device: str | torch.device = "cpu",
                  batch_size: int = 32, max_length: int = 512) -> None:
@@ -136,6 +144,12 @@ class Model:
         enc["offset_mapping"] = [[tuple(o) for o in row] for row in offsets]
         return enc
 
+    def lengths(self, texts: Sequence[str], pairs: Sequence[str] | None = None) -> list[int]:
+        """Tokens of each input as :meth:`tokenize` cuts it, without padding (to batch inputs by length)."""
+        enc = self.tokenizer(_as_list(texts, "texts"), None if pairs is None else _as_list(pairs, "pairs"),
+                             truncation=self.truncation, max_length=self.max_length)
+        return [len(ids) for ids in enc["input_ids"]]
+
     def truncated(self, texts: Sequence[str], pairs: Sequence[str] | None = None) -> tuple[int, int]:
         """How many inputs (``texts`` with ``pairs``) are longer than the ``max_length`` tokens the model reads, and
         the longest one's length in tokens: what :meth:`tokenize` cuts off."""
@@ -162,8 +176,16 @@ class Model:
         return model_inputs
 
     def forward(self, inputs: dict[str, Any], **kwargs: Any) -> Any:
-        """One HF forward pass on the model inputs in ``inputs``."""
-        return self.hf(**self.model_inputs(inputs), **kwargs)
+        """One HF forward pass on the model inputs in ``inputs`` (under :meth:`precision`)."""
+        with self.precision():
+            return self.hf(**self.model_inputs(inputs), **kwargs)
+
+    def precision(self) -> contextlib.AbstractContextManager[Any]:
+        """Autocast to :attr:`autocast` on the model's device (matmuls in bf16, reductions and norms in fp32), or
+        nothing when it is None. Gradients flow through it; :meth:`score` returns fp32 either way."""
+        if self.autocast is None:
+            return contextlib.nullcontext()
+        return torch.autocast(self.device.type, dtype=self.autocast)
 
     # ----------------------------------------------------------------------------------------------- scoring
     def check_target(self, target: Target) -> None:

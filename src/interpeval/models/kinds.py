@@ -207,7 +207,7 @@ class ExtractiveQAModel(Model):
         if self.evidence_head is None:
             return super().forward(inputs, **kwargs)
         out = super().forward(inputs, **{**kwargs, "output_hidden_states": True})
-        logits = self.evidence_head(out.hidden_states[-1])
+        logits = self.evidence_head(out.hidden_states[-1].to(self.evidence_head.weight.dtype))  # bf16 under autocast
         out["evidence_start_logits"] = logits[..., 0]
         out["evidence_end_logits"] = logits[..., 1]
         return out
@@ -361,7 +361,7 @@ class MultipleChoiceModel(Model):
         out = super().forward(inputs, **{**kwargs, "output_hidden_states": True})
         batch, n = out.logits.shape
         hidden = out.hidden_states[-1]
-        logits = self.evidence_head(hidden.view(batch, n, *hidden.shape[1:]).mean(1))
+        logits = self.evidence_head(hidden.view(batch, n, *hidden.shape[1:]).mean(1).to(self.evidence_head.weight.dtype))
         out["evidence_start_logits"] = logits[..., 0]
         out["evidence_end_logits"] = logits[..., 1]
         return out

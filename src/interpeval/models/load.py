@@ -11,6 +11,9 @@ from __future__ import annotations
 import json
 import os
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +28,21 @@ OVERLAY_JSON = "overlay.json"
 OVERLAY_WEIGHTS = "overlay.safetensors"
 EVIDENCE_WEIGHTS = "evidence_head.safetensors"
 DTYPES = {"float32": torch.float32, "float16": torch.float16, "bfloat16": torch.bfloat16}
+#: ``--dtype``: the precision the passes compute in (``bf16``: autocast, the weights stay fp32)
+AUTOCAST = {"fp32": None, "bf16": torch.bfloat16}
+#: what a command's ``--dtype`` / ``--memory-gb`` set for every model it loads (:func:`loading`)
+_SETTINGS: ContextVar[dict[str, Any] | None] = ContextVar("interpeval_load_settings", default=None)
+
+
+@contextmanager
+def loading(**settings: Any) -> Iterator[None]:
+    """Inside the block, :func:`load` uses ``settings`` (``autocast``, ``memory``) where its caller gives none: a
+    command's options reach every model it loads without being passed through each benchmark."""
+    token = _SETTINGS.set({**(_SETTINGS.get() or {}), **{k: v for k, v in settings.items() if v is not None}})
+    try:
+        yield
+    finally:
+        _SETTINGS.reset(token)
 
 
 def resolve_device(device: str | torch.device = "auto") -> torch.device:
@@ -40,16 +58,26 @@ def resolve_device(device: str | torch.device = "auto") -> torch.device:
 
 
 def load(name_or_path: str | os.PathLike[str], kind: str | None = None, device: str | torch.device = "auto",
-         dtype: str | torch.dtype = "float32", batch_size: int = 32, max_length: int | None = None, *,
-         num_labels: int | None = None) -> Model:
+         dtype: str | torch.dtype = "float32", batch_size: int | str = "auto", max_length: int | None = None, *,
+         num_labels: int | None = None, autocast: str | None = None, memory: int | None = None) -> Model:
     """Load a model of ``kind`` (inferred from the checkpoint when None) onto ``device``.
 
     ``name_or_path``: a zoo name (``interpeval models`` lists them), a local HF directory or overlay artifact, or
     a hub id. Loading an encoder as a task kind initialises the head randomly (seeded) and warns.
-    ``num_labels`` sizes a new classification head.
+    ``num_labels`` sizes a new classification head. ``dtype`` casts the weights; ``autocast`` (``"bf16"`` or
+    ``"fp32"``, default: :func:`loading`'s, else fp32) runs every pass under autocast with fp32 weights.
+    ``batch_size="auto"`` picks the rows per pass from ``memory`` bytes (default: :func:`loading`'s, else the
+    device's free memory; a CPU keeps 32): :func:`interpeval.models.memory.auto_batch_size`.
     """
     if kind is not None and kind not in KINDS:
         raise ValueError(f"unknown kind {kind!r}; kinds: {', '.join(KINDS)}")
+    auto = batch_size == "auto"
+    if not auto and (isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1):
+        raise ValueError(f"batch_size must be 'auto' or an integer >= 1, got {batch_size!r}")
+    settings = _SETTINGS.get() or {}
+    precision = autocast or settings.get("autocast", "fp32")
+    if precision not in AUTOCAST:
+        raise ValueError(f"unknown autocast precision {precision!r}; use one of {', '.join(AUTOCAST)}")
     torch_dtype = DTYPES.get(dtype, dtype) if isinstance(dtype, str) else dtype
     if not isinstance(torch_dtype, torch.dtype):
         raise ValueError(f"unknown dtype {dtype!r}; use one of {', '.join(DTYPES)}")
@@ -61,7 +89,15 @@ def load(name_or_path: str | os.PathLike[str], kind: str | None = None, device: 
     if kind in EVIDENCE_KINDS:
         extra["evidence_head"] = None if evidence is None else evidence.to(device=dev, dtype=torch_dtype).eval()
     limit = min(int(getattr(tokenizer, "model_max_length", 512) or 512), 512)
-    return KIND_CLASSES[kind](hf, tokenizer, str(name_or_path), dev, batch_size, max_length or limit, **extra)
+    model = KIND_CLASSES[kind](hf, tokenizer, str(name_or_path), dev, 1 if auto else batch_size,
+                               max_length or limit, **extra)
+    model.autocast = AUTOCAST[precision]
+    if auto:
+        from interpeval.models.memory import auto_batch_size
+
+        model.auto_batch, model.memory = True, memory if memory is not None else settings.get("memory")
+        model.batch_size = auto_batch_size(model, model.memory)
+    return model
 
 
 def own_memory(module: torch.nn.Module) -> None:
