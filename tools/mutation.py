@@ -2,7 +2,8 @@
 
 `make mutation` runs it (not part of CI: it is CPU-heavy). Each module is mutated in a scratch copy of the working
 tree (so the checkout and its pyproject stay untouched) with only that module's test files selected, under
-``nice``; the score per module is killed / (killed + survived + no tests), and the survivors are listed with
+``nice``; the score per module is killed / (killed + survived + no tests) (figure-drawing functions apart, see
+``PRESENTATION``), and the survivors are listed with
 `mutmut show` so each can be killed by a test or recorded as equivalent.
 
     python tools/mutation.py                 # every module below
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRATCH = Path(os.environ.get("INTERPEVAL_MUTATION_DIR", "/tmp/interpeval-mutation"))
-# key → (files to mutate, the tests that own them)
+# key → (files to mutate, the tests that own them); a module's figure code is scored apart (see PRESENTATION)
 MODULES: dict[str, tuple[list[str], list[str]]] = {
     "stats": (["src/interpeval/stats.py"], [
         "tests/evaluate/test_intervals.py", "tests/evaluate/test_engine.py::test_bootstrap_ci_by_hand"]),
@@ -35,12 +37,33 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "metrics/plausibility": (["src/interpeval/metrics/plausibility.py"], ["tests/metrics/test_plausibility.py"]),
     "metrics/faithfulness": (["src/interpeval/metrics/faithfulness.py"], ["tests/metrics/test_faithfulness.py"]),
     "metrics/iqs": (["src/interpeval/metrics/iqs.py"], ["tests/metrics/test_iqs.py"]),
+    "quackie/score": (["src/interpeval/benchmarks/quackie/score.py"], [
+        "tests/metrics/test_localisation.py",
+        "tests/benchmarks/quackie/test_run.py::test_run_rows_stored_metrics_and_report_are_one_scoring",
+        "tests/benchmarks/quackie/test_run.py::test_gt_selected_alone_and_several_annotators"]),
+    "quackie/tables": (["src/interpeval/benchmarks/quackie/tables.py"], [
+        "tests/benchmarks/quackie/test_run.py::test_outputs_results_json_and_report",
+        "tests/benchmarks/quackie/test_run.py::test_cli_run_writes_the_outputs",
+        "tests/benchmarks/quackie/test_run.py::test_run_rows_stored_metrics_and_report_are_one_scoring"]),
+    "expmrc/score": (["src/interpeval/benchmarks/expmrc/score.py"], ["tests/benchmarks/expmrc/test_expmrc_score.py"]),
+    "expmrc/tables": (["src/interpeval/benchmarks/expmrc/tables.py"], [
+        "tests/benchmarks/expmrc/test_expmrc_table_by_hand.py", "tests/benchmarks/expmrc/test_expmrc_cli.py",
+        "tests/benchmarks/expmrc/test_expmrc_reproduce.py::test_human_row_labels_the_fixed_answer_score"]),
+    "iqs/score": (["src/interpeval/benchmarks/iqs/score.py"], [
+        "tests/benchmarks/iqs/test_iqs_score.py", "tests/benchmarks/iqs/test_iqs_report_by_hand.py"]),
+    "iqs/tables": (["src/interpeval/benchmarks/iqs/tables.py"], [
+        "tests/benchmarks/iqs/test_iqs_report_by_hand.py", "tests/benchmarks/iqs/test_iqs_score.py",
+        "tests/benchmarks/iqs/test_iqs_cli.py"]),
     "plm/tables": (["src/interpeval/benchmarks/plm/tables.py"], [
         "tests/benchmarks/plm/test_plm_tables.py",
         "tests/benchmarks/plm/test_plm_run.py::test_map_over_pairs_leaves_transformations_out",
         "tests/benchmarks/plm/test_plm_run.py::test_majority_baseline_leaves_each_original_and_its_partners_out"]),
-    "web/permissions": (["src/interpeval/web/app.py"], ["tests/web/test_permissions.py"]),
+    "web/permissions": (["src/interpeval/web/context.py", "src/interpeval/web/routes/studies.py"],
+                        ["tests/web/test_permissions.py::test_route_by_role_in_process"]),
 }
+# Functions that only draw a figure (colours, sizes, layout): their mutants are counted apart from the score of
+# the numbers a module publishes, as ``presentation``.
+PRESENTATION = {"figure", "figure5"}
 IGNORE = shutil.ignore_patterns(".git", ".venv", "out", "mutants", "__pycache__", "*.egg-info")
 
 
@@ -64,13 +87,19 @@ def _scratch(key: str, files: list[str], tests: list[str], tests_from: str | Non
     return where
 
 
+def _function(mutant: str) -> str:
+    """``pkg.mod.x_name__mutmut_3`` (or ``xǁClassǁname__mutmut_3``) → ``name``."""
+    return re.sub(r"__mutmut_\d+$", "", mutant.rsplit(".", 1)[-1]).split("ǁ")[-1].removeprefix("x_")
+
+
 def _counts(where: Path) -> dict[str, int]:
-    """Outcomes from mutmut's per-file ``.meta`` records (exit 0 = survived, 33 = no tests, timeouts apart)."""
-    counts = {"killed": 0, "survived": 0, "no tests": 0, "timeout": 0, "other": 0}
+    """Outcomes from mutmut's per-file ``.meta`` records (exit 0 = survived, 33 = no tests, timeouts apart);
+    mutants of :data:`PRESENTATION` functions are counted once, as ``presentation``."""
+    counts = {"killed": 0, "survived": 0, "no tests": 0, "timeout": 0, "other": 0, "presentation": 0}
     for meta in (where / "mutants").rglob("*.meta"):
-        for code in json.loads(meta.read_text()).get("exit_code_by_key", {}).values():
+        for mutant, code in json.loads(meta.read_text()).get("exit_code_by_key", {}).items():
             name = {0: "survived", 1: "killed", 33: "no tests", 36: "timeout", None: "other"}.get(code, "killed")
-            counts[name] += 1
+            counts["presentation" if _function(mutant) in PRESENTATION else name] += 1
     return counts
 
 
@@ -84,7 +113,8 @@ def run(key: str, max_children: int, tests_from: str | None = None) -> dict[str,
     counts = _counts(where)
     scored = counts["killed"] + counts["survived"] + counts["no tests"]
     listing = subprocess.run([*mutmut, "results"], cwd=where, env=env, capture_output=True, text=True).stdout
-    survivors = [line.split(":")[0].strip() for line in listing.splitlines() if "survived" in line]
+    survivors = [m for m in (line.split(":")[0].strip() for line in listing.splitlines() if "survived" in line)
+                 if _function(m) not in PRESENTATION]
     return {"module": key, "tests": tests_from or "working tree", **counts, "score": round(counts["killed"] / scored, 3) if scored else None,
             "survivors": survivors}
 
