@@ -10,6 +10,7 @@ tree (so the checkout and its pyproject stay untouched) with only that module's 
     python tools/mutation.py evaluate plm    # modules whose key contains one of the words
     python tools/mutation.py --max-children 2
     python tools/mutation.py --tests-from d35c524 evaluate   # the score with an older revision's tests ("before")
+    python tools/mutation.py --again consistency   # only the last run's survivors, against today's tests ("after")
 """
 
 from __future__ import annotations
@@ -103,19 +104,35 @@ def _counts(where: Path) -> dict[str, int]:
     return counts
 
 
-def run(key: str, max_children: int, tests_from: str | None = None) -> dict[str, object]:
+def _survivors(where: Path, mutmut: list[str], env: dict[str, str]) -> list[str]:
+    listing = subprocess.run([*mutmut, "results"], cwd=where, env=env, capture_output=True, text=True).stdout
+    return [m for m in (line.split(":")[0].strip() for line in listing.splitlines() if "survived" in line)
+            if _function(m) not in PRESENTATION]
+
+
+def run(key: str, max_children: int, tests_from: str | None = None, again: bool = False) -> dict[str, object]:
+    """Mutate ``key`` in a fresh scratch copy; ``again``: re-run only the survivors of the last run there, with the
+    working tree's tests copied in (the source must be unchanged since that run)."""
     files, tests = MODULES[key]
-    where = _scratch(key, files, tests, tests_from)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the mutated copy must win over any tree
     mutmut = [sys.executable, "-m", "mutmut"]
-    subprocess.run(["nice", "-n", "15", *mutmut, "run", "--max-children", str(max_children)], cwd=where, env=env,
-                   check=False, stdout=subprocess.DEVNULL)
+    names: list[str] = []
+    if again:
+        where = SCRATCH / key.replace("/", "-")
+        for f in files:
+            if (where / f).read_bytes() != (ROOT / f).read_bytes():
+                raise SystemExit(f"{f} changed since the last run in {where}: run it in full")
+        names = _survivors(where, mutmut, env)
+        shutil.rmtree(where / "tests")
+        shutil.copytree(ROOT / "tests", where / "tests", ignore=IGNORE)
+    else:
+        where = _scratch(key, files, tests, tests_from)
+    subprocess.run(["nice", "-n", "15", *mutmut, "run", "--max-children", str(max_children), *names], cwd=where,
+                   env=env, check=False, stdout=subprocess.DEVNULL)
     counts = _counts(where)
     scored = counts["killed"] + counts["survived"] + counts["no tests"]
-    listing = subprocess.run([*mutmut, "results"], cwd=where, env=env, capture_output=True, text=True).stdout
-    survivors = [m for m in (line.split(":")[0].strip() for line in listing.splitlines() if "survived" in line)
-                 if _function(m) not in PRESENTATION]
-    return {"module": key, "tests": tests_from or "working tree", **counts, "score": round(counts["killed"] / scored, 3) if scored else None,
+    survivors = _survivors(where, mutmut, env)
+    return {"module": key, "tests": tests_from or "working tree", "again": again, **counts, "score": round(counts["killed"] / scored, 3) if scored else None,
             "survivors": survivors}
 
 
@@ -124,10 +141,12 @@ def main() -> None:
     parser.add_argument("only", nargs="*", help="run only modules whose key contains one of these words")
     parser.add_argument("--max-children", type=int, default=1)
     parser.add_argument("--tests-from", help="a git revision whose tests/ to use (a 'before' score)")
+    parser.add_argument("--again", action="store_true",
+                        help="re-run only the last run's survivors, with the working tree's tests (an 'after' score)")
     args = parser.parse_args()
     keys = [k for k in MODULES if not args.only or any(word in k for word in args.only)]
     for key in keys:
-        print(json.dumps(run(key, args.max_children, args.tests_from), ensure_ascii=False), flush=True)
+        print(json.dumps(run(key, args.max_children, args.tests_from, args.again), ensure_ascii=False), flush=True)
 
 
 if __name__ == "__main__":
