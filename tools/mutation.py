@@ -11,6 +11,7 @@ tree (so the checkout and its pyproject stay untouched) with only that module's 
     python tools/mutation.py --max-children 2
     python tools/mutation.py --tests-from d35c524 evaluate   # the score with an older revision's tests ("before")
     python tools/mutation.py --again consistency   # only the last run's survivors, against today's tests ("after")
+    python tools/mutation.py --again --tests-from d35c524 evaluate   # the same after a "before" run
 """
 
 from __future__ import annotations
@@ -117,8 +118,8 @@ def run(key: str, max_children: int, tests_from: str | None = None, again: bool 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the mutated copy must win over any tree
     mutmut = [sys.executable, "-m", "mutmut"]
     names: list[str] = []
-    if again:
-        where = SCRATCH / key.replace("/", "-")
+    if again:  # the scratch copy the last run of ``key`` (with ``tests_from``'s tests, if given) left
+        where = SCRATCH / (key.replace("/", "-") + (f"-{tests_from}" if tests_from else ""))
         for f in files:
             if (where / f).read_bytes() != (ROOT / f).read_bytes():
                 raise SystemExit(f"{f} changed since the last run in {where}: run it in full")
@@ -132,7 +133,7 @@ def run(key: str, max_children: int, tests_from: str | None = None, again: bool 
     counts = _counts(where)
     scored = counts["killed"] + counts["survived"] + counts["no tests"]
     survivors = _survivors(where, mutmut, env)
-    return {"module": key, "tests": tests_from or "working tree", "again": again, **counts, "score": round(counts["killed"] / scored, 3) if scored else None,
+    return {"module": key, "tests": "working tree" if again or not tests_from else tests_from, "again": again, **counts, "score": round(counts["killed"] / scored, 3) if scored else None,
             "survivors": survivors}
 
 
