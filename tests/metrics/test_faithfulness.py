@@ -183,7 +183,28 @@ def test_deyoung_aopc_removes_tied_tokens_in_position_order_and_takes_the_100_pe
     assert aopc_comprehensiveness(_indexed, tokens, scores, bins=(0.3,), mask_token="[M]") == pytest.approx(0.06)
 
 
+def test_ferret_aopc_by_hand_with_full_text_and_mask_token():
+    # t0..t9, scores 0, 1, 0, 1, …; thresholds 10 … 100 %: top-v positive tokens, later index first among ties:
+    # {t9}, {t9, t7}, …, the five odd tokens (v = 5); from v = 6 on only zeros join, so the selection repeats and
+    # is dropped. Removing them: p = 0.36, 0.29, 0.24, 0.21, 0.20 from 0.45 → mean of 0.09 … 0.25 = 0.19.
+    tokens, scores = [f"t{i}" for i in range(10)], [i % 2 for i in range(10)]
+    assert ferret_aopc_compr(_indexed, tokens, scores) == pytest.approx(0.19)
+    assert ferret_aopc_compr(_indexed, tokens, scores, thresholds=(0.1,), full_text="t9 t9") == pytest.approx(-0.18)
+    assert ferret_aopc_compr(_indexed, tokens, scores, thresholds=(0.1,), mask_token="[M]") == pytest.approx(0.08)
+
+
+def test_a_score_fn_may_answer_with_a_column():
+    column = LinearScorer()
+    assert comprehensiveness(lambda texts: column(texts)[:, None], TOKENS, [0, 0, 0, 1]) == pytest.approx(0.4)
+
+
 def test_bad_input_names_the_argument():
+    with pytest.raises(ValueError, match="^thresholds: is empty$"):
+        ferret_aopc_suff(LinearScorer(), TOKENS, SCORES, thresholds=[])
+    with pytest.raises(ValueError, match="^score_fn: returned a non-finite value$"):
+        comprehensiveness(lambda texts: [0.5, float("nan")], TOKENS, [0, 0, 0, 1])
+    with pytest.raises(ValueError, match="^tokens: expected a list of tokens, got a string$"):
+        comprehensiveness(LinearScorer(), "the movie", [1, 0])
     f = LinearScorer()
     with pytest.raises(ValueError, match=r"^tokens and rationale differ in length \(4 != 1\)$"):
         comprehensiveness(f, TOKENS, [1])
