@@ -62,7 +62,7 @@ def test_table3_files_against_hand_worked_values(tmp_path, span_file, choice_fil
     assert (ge["SQuAD Ans."], ge["SQuAD Evi."], ge["SQuAD All"]) == pytest.approx((100.0, 90.0, 90.0))
     human = rows["Human (cross-validation over references)"]
     assert (human["SQuAD Ans."], human["SQuAD Evi."], human["SQuAD All"]) == pytest.approx(
-        (100 * HUMAN_ANSWER, 100 * HUMAN_EVIDENCE, 100 * HUMAN_ALL))  # 88.89, 68.48, 61.82 (a product of means: 60.87)
+        (100 * HUMAN_ANSWER, 100 * HUMAN_EVIDENCE, 100 * HUMAN_ALL))  # 88.89, 68.48, 61.82 (88.89 × 68.48 would be 60.87)
 
     # RACE+: GA Sent. is the sentence most similar to the gold option. "Paris" → S1 (F1 2/5; 0 elsewhere), "big" →
     # S3 (1/2), "Tom" → S1 (2/5). Labels are the gold ones: answer 1 each. Evidence: S1 = the reference (1), S3 = the
