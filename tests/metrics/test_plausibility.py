@@ -206,8 +206,9 @@ def test_iou_f1_between_five_elevenths_and_a_half_and_with_an_empty_union():
     # gold {0, 1, 2}, pred {1, 2, 3}: IoU 2/4 → a match. TrustAI: 1 of 2.
     golds = {1: [[list(range(10))]], 2: [[[0, 1, 2]]]}
     assert iou_f1_trustai({1: [list(range(4, 13))], 2: [[1, 2, 3]]}, golds) == 0.5
-    # an empty prediction shares nothing with its gold, so the gold picked is [] and the union is empty:
-    # IoU 0 (REFERENCE §4.2), not a match
+    # an empty prediction shares nothing with either of two golds, so the gold picked is [] and the union is
+    # empty: IoU 0 (REFERENCE §4.2), not a match; a lone gold is used as it is: IoU 0 / 2
+    assert iou_f1_trustai({1: [[]]}, {1: [[[0], [1]]]}) == 0.0
     assert iou_f1_trustai({1: [[]]}, {1: [[[0, 1]]]}) == 0.0
 
 
