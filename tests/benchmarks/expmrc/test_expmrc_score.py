@@ -93,14 +93,18 @@ def test_human_cross_validation(span_file):
     assert score.evi_f1 == pytest.approx(800 / 11) and score.all_f1 == pytest.approx(800 / 11)
 
 
-def test_check_coverage_names_the_wrong_file_and_warns_about_foreign_ids(span_file):
+def test_check_coverage_names_the_wrong_file_and_warns_about_foreign_ids(span_file, capsys):
     """A file that answers none of the questions is the wrong file (an error, or with ``lenient`` a warning and 0
     everywhere); ids that are not questions are ignored with a warning naming the first."""
     dataset, answer = load_dataset(span_file), Prediction("Paris", "")
     err = io.StringIO()
-    with pytest.raises(DataError, match="^p.json:question x1: none of its 2 question ids is a question of "):
+    with pytest.raises(DataError) as caught:
         check_coverage(dataset, {"x1": answer, "x2": answer}, "p.json", stderr=err)
+    assert str(caught.value) == (f"p.json:question x1: none of its 2 question ids is a question of {dataset.path} "
+                                 "(wrong data file? --official scores it as the original does: 0 everywhere)")
     assert err.getvalue() == ""
+    check_coverage(dataset, {"q1": answer, "x": answer}, "p.json")  # warnings go to stderr by default
+    assert "1 of 2 predictions are not questions" in capsys.readouterr().err
     check_coverage(dataset, {"x1": answer, "x2": answer}, "p.json", lenient=True, stderr=err)
     assert err.getvalue().splitlines() == [
         f"warning: p.json: answers none of the 2 questions of {dataset.path}; scored as the official scorer does: "
