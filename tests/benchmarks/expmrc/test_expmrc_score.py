@@ -128,3 +128,14 @@ def test_the_official_line_is_the_original_json_dumps(span_file):
     assert score.official_line("预测.json") == (
         '{"ALL_F1": "78.571", "ANS_F1": "100.000", "EVI_F1": "78.571", "TOTAL": 2, "SKIP": 0, '
         '"VERSION": "expmrc-squad-handmade", "FILE": "\\u9884\\u6d4b.json"}')
+
+
+def test_an_unanswered_first_question_is_listed_and_the_rest_still_scored(span_file):
+    # q1 unanswered (0, 0, listed in SKIP by id); q2 "city" = [city] = the reference: 1; evidence "The city" against
+    # "likes the city. It is": official, "The" survives as "the" ([the city], 1 of 2 vs 1 of 4 → 1/3); with the
+    # quirks off it is dropped ([city]: 1 of 1 vs 1 of 4 → 2/5)
+    dataset = load_dataset(span_file)
+    for official, evidence in ((True, 1 / 3), (False, 2 / 5)):
+        score = evaluate(dataset, {"q2": Prediction("city", "The city")}, official=official, stderr=io.StringIO())
+        assert score.skipped == ["q1"] and score.answer == {"q1": 0.0, "q2": 1.0}
+        assert score.evidence == {"q1": 0.0, "q2": pytest.approx(evidence)}
