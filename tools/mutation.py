@@ -126,6 +126,10 @@ def run(key: str, max_children: int, tests_from: str | None = None, again: bool 
         names = _survivors(where, mutmut, env)
         shutil.rmtree(where / "tests")
         shutil.copytree(ROOT / "tests", where / "tests", ignore=IGNORE)
+        config = where / "pyproject.toml"  # today's selection: test files added since a --tests-from run included
+        config.write_text(re.sub(r"^pytest_add_cli_args_test_selection = .*$",
+                                 lambda _: f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
+                                 config.read_text(), flags=re.M))
     else:
         where = _scratch(key, files, tests, tests_from)
     subprocess.run(["nice", "-n", "15", *mutmut, "run", "--max-children", str(max_children), *names], cwd=where,

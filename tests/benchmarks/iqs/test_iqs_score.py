@@ -123,6 +123,45 @@ def test_agreement_between_annotators():
     assert out["label_agreement"] == pytest.approx(1 / 3)
 
 
+def test_agreement_counts_items_with_two_answers_and_two_empty_sets_agree():
+    # item i: two annotators, nothing shown or corrected: both classes empty on both sides → Jaccard 1; item j has
+    # one answer only: no pair, not counted
+    items = [item("i", "m", green=(), red=(), y_model=[0.5, 0.5]), item("j", "m", green=(), red=(), y_model=[0.5, 0.5])]
+    out = agreement(SST2, items, [Answer("i", "a1", "positive"), Answer("i", "a2", "negative"),
+                                  Answer("j", "a1", "positive")])
+    assert out == {"label_agreement": 0.0, "word_agreement": 1.0, "pairs": 1, "items": 1}
+    alone = agreement(SST2, items, [Answer("i", "a1", "positive"), Answer("j", "a1", "positive")])
+    assert list(alone) == ["label_agreement", "word_agreement", "pairs", "items"]
+    assert math.isnan(alone["label_agreement"]) and math.isnan(alone["word_agreement"])
+    assert (alone["pairs"], alone["items"]) == (0, 2)
+
+
+def test_trivial_baseline_of_a_regression_and_of_a_negative_majority():
+    # STS-B outputs 1.0 and 3.0: the constant answer is their mean 2.0, |2 − y| = 1 → reproducibility 1/2; nothing
+    # marked and nothing corrected → plausibility 1; IQS = (1 + 1 + 1/2) / 3 = 5/6. Over the 66 weights IQS is
+    # 1 − a3/2; a3 = k/10 for 11 − k of the triples: mean of k 10/3, of k² 55/3 → mean 5/6, std √(65/9) / 20.
+    items = [item("i", "m", (), (), 1.0, sample="s1"), item("j", "m", (), (), 3.0, sample="s2")]
+    base = trivial_baseline(STSB, items, [Answer("i", "a1", 0.0), Answer("j", "a1", 5.0)])
+    assert base["constant_answer"] == pytest.approx(2.0)
+    assert [base[k] for k in ("plausibility", "simplicity", "reproducibility", "iqs", "grid_mean", "grid_std")] == (
+        pytest.approx([1.0, 1.0, 0.5, 5 / 6, 5 / 6, math.sqrt(65 / 9) / 20]))
+    # SST-2 outputs leaning negative on two of three items: the constant answer is "negative"
+    items = [item("i", "m", (), (), [0.9, 0.1], sample="s1"), item("j", "m", (), (), [0.7, 0.3], sample="s2"),
+             item("k", "m", (), (), [0.2, 0.8], sample="s3")]
+    base = trivial_baseline(SST2, items, [Answer(i, "a1", "positive") for i in "ijk"])
+    assert base["constant_answer"] == "negative"
+    assert base["reproducibility"] == pytest.approx(
+        (1 / (1 - math.log(0.9)) + 1 / (1 - math.log(0.7)) + 1 / (1 - math.log(0.2))) / 3)
+
+
+def test_select_answers_names_what_is_missing():
+    with pytest.raises(InterpevalError, match="^no simulated answers in this study$"):
+        select_answers([Answer("i", "ann", "positive")], simulated=True)
+    with pytest.raises(InterpevalError, match=r"^no human answers in this study \(simulated answers are scored only "
+                                              r"with --simulated-annotator, and labelled as such\)$"):
+        select_answers([], simulated=False)
+
+
 def test_trivial_baseline_marks_nothing_and_answers_a_constant():
     items = [item("i", "m", green={0}, red=(), y_model=[0.2, 0.8], sample="s1"),
              item("j", "m", green=(), red=(), y_model=[0.6, 0.4], sample="s2"),
