@@ -199,3 +199,19 @@ def test_bad_answers_are_named():
         score_methods(SST2, [it], [Answer("zz", "x", "positive")])
     with pytest.raises(InterpevalError, match="method 'm2' has no answers"):
         score_methods(SST2, [it, item("j", "m2", (), (), [0.5, 0.5])], [Answer("i", "x", "positive")])
+
+
+def test_answer_checks_at_their_bounds():
+    it = item("i", "m", green={0}, red={1}, y_model=[0.5, 0.5])  # 12 words: indices 0..11
+    for key in ("remove_red", "add_green"):
+        for bad in (12, -1):
+            with pytest.raises(InterpevalError, match=rf"^answer of 'x' on item 'i': {key} has word indices \[{bad}\] "
+                                                      r"outside 0\.\.11$"):
+                score_methods(SST2, [it], [Answer("i", "x", "positive", **{key: frozenset({bad})})])
+    stsb = item("k", "m", (), (), 2.0)
+    for label in (True, "3"):  # a bool is no similarity score, nor is a string
+        with pytest.raises(InterpevalError, match=r"^answer of 'x' on item 'k': label must be a number in \[0, 5\]"):
+            score_methods(STSB, [stsb], [Answer("k", "x", label)])
+    # both ends of the range are valid answers: |0 − 2| = 2 → 1/3, |5 − 2| = 3 → 1/4
+    (scored,) = score_methods(STSB, [stsb], [Answer("k", "x", 0.0), Answer("k", "y", 5.0)])
+    assert scored.reproducibility["mean"] == pytest.approx((1 / 3 + 1 / 4) / 2)
