@@ -105,10 +105,11 @@ def _counts(where: Path) -> dict[str, int]:
     return counts
 
 
-def _survivors(where: Path, mutmut: list[str], env: dict[str, str]) -> list[str]:
+def _survivors(where: Path, mutmut: list[str], env: dict[str, str], outcomes: tuple[str, ...] = ("survived",)
+               ) -> list[str]:
     listing = subprocess.run([*mutmut, "results"], cwd=where, env=env, capture_output=True, text=True).stdout
-    return [m for m in (line.split(":")[0].strip() for line in listing.splitlines() if "survived" in line)
-            if _function(m) not in PRESENTATION]
+    return [m.strip() for m, _, outcome in (line.partition(":") for line in listing.splitlines())
+            if outcome.strip() in outcomes and _function(m.strip()) not in PRESENTATION]
 
 
 def run(key: str, max_children: int, tests_from: str | None = None, again: bool = False) -> dict[str, object]:
@@ -123,7 +124,7 @@ def run(key: str, max_children: int, tests_from: str | None = None, again: bool 
         for f in files:
             if (where / f).read_bytes() != (ROOT / f).read_bytes():
                 raise SystemExit(f"{f} changed since the last run in {where}: run it in full")
-        names = _survivors(where, mutmut, env)
+        names = _survivors(where, mutmut, env, ("survived", "no tests"))
         shutil.rmtree(where / "tests")
         shutil.copytree(ROOT / "tests", where / "tests", ignore=IGNORE)
         config = where / "pyproject.toml"  # today's selection: test files added since a --tests-from run included
