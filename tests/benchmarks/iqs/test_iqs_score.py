@@ -215,3 +215,10 @@ def test_answer_checks_at_their_bounds():
     # both ends of the range are valid answers: |0 − 2| = 2 → 1/3, |5 − 2| = 3 → 1/4
     (scored,) = score_methods(STSB, [stsb], [Answer("k", "x", 0.0), Answer("k", "y", 5.0)])
     assert scored.reproducibility["mean"] == pytest.approx((1 / 3 + 1 / 4) / 2)
+
+
+def test_iqs_at_other_weights():
+    # all weight on reproducibility: IQS = 1 / (1 − ln 0.8), whatever the other two terms (both 1 here)
+    it = item("i", "m", green={0}, red={1}, y_model=[0.2, 0.8])
+    (scored,) = score_methods(SST2, [it], [Answer("i", "x", "positive")], weights=(0.0, 0.0, 1.0))
+    assert scored.iqs == pytest.approx(1 / (1 - math.log(0.8)))
