@@ -15,6 +15,7 @@ from interpeval.benchmarks.iqs.score import (
     select_answers,
     simplicity_by_method,
     trivial_baseline,
+    weight_grid,
 )
 from interpeval.benchmarks.iqs.tasks import TASKS
 from interpeval.errors import InterpevalError
@@ -222,3 +223,12 @@ def test_iqs_at_other_weights():
     it = item("i", "m", green={0}, red={1}, y_model=[0.2, 0.8])
     (scored,) = score_methods(SST2, [it], [Answer("i", "x", "positive")], weights=(0.0, 0.0, 1.0))
     assert scored.iqs == pytest.approx(1 / (1 - math.log(0.8)))
+
+
+def test_weight_grid_by_hand():
+    # tenths summing to 1: Σ_{i=0..10} (11 − i) = 66 triples; halves: 6; whole steps: the three corners
+    assert len(weight_grid()) == 66 and len(weight_grid(2)) == 6
+    assert sorted(weight_grid(1)) == [(0.0, 0.0, 1.0), (0.0, 1.0, 0.0), (1.0, 0.0, 0.0)]
+    for steps in (0, 2.5, True):
+        with pytest.raises(ValueError, match=rf"^steps: must be an integer >= 1, got {steps!r}$"):
+            weight_grid(steps)
