@@ -232,3 +232,12 @@ def test_weight_grid_by_hand():
     for steps in (0, 2.5, True):
         with pytest.raises(ValueError, match=rf"^steps: must be an integer >= 1, got {steps!r}$"):
             weight_grid(steps)
+
+
+def test_items_and_answers_from_their_stored_form():
+    it = Item.from_dict({"id": 7, "sample_id": "s1", "method": "m", "words": ["a", "b"], "green": ["1"], "red": [],
+                         "y_model": [0.5, 0.5]})
+    assert it == Item("7", "s1", "m", ("a", "b"), frozenset({1}), frozenset(), [0.5, 0.5])
+    stored = {"item_id": "7", "annotator": "ann", "label": "positive", "add_red": [0], "remove_green": None}
+    assert Answer.from_dict(stored) == Answer("7", "ann", "positive", add_red=frozenset({0}))  # not simulated
+    assert Answer.from_dict({**stored, "simulated": 1}).simulated is True
