@@ -2,13 +2,16 @@
 
 `make mutation` runs it (not part of CI: it is CPU-heavy). Each module is mutated in a scratch copy of the working
 tree (so the checkout and its pyproject stay untouched) with only that module's test files selected, under
-``nice``; the score per module is killed / (killed + survived + no tests), and the survivors are listed with
+``nice``; the score per module is killed / (killed + survived + no tests) (figure-drawing functions apart, see
+``PRESENTATION``), and the survivors are listed with
 `mutmut show` so each can be killed by a test or recorded as equivalent.
 
     python tools/mutation.py                 # every module below
     python tools/mutation.py evaluate plm    # modules whose key contains one of the words
     python tools/mutation.py --max-children 2
     python tools/mutation.py --tests-from d35c524 evaluate   # the score with an older revision's tests ("before")
+    python tools/mutation.py --again consistency   # only the last run's survivors, against today's tests ("after")
+    python tools/mutation.py --again --tests-from d35c524 evaluate   # the same after a "before" run
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SCRATCH = Path(os.environ.get("INTERPEVAL_MUTATION_DIR", "/tmp/interpeval-mutation"))
-# key → (files to mutate, the tests that own them)
+# key → (files to mutate, the tests that own them); a module's figure code is scored apart (see PRESENTATION)
 MODULES: dict[str, tuple[list[str], list[str]]] = {
     "stats": (["src/interpeval/stats.py"], [
         "tests/evaluate/test_intervals.py", "tests/evaluate/test_engine.py::test_bootstrap_ci_by_hand"]),
@@ -35,12 +39,33 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "metrics/plausibility": (["src/interpeval/metrics/plausibility.py"], ["tests/metrics/test_plausibility.py"]),
     "metrics/faithfulness": (["src/interpeval/metrics/faithfulness.py"], ["tests/metrics/test_faithfulness.py"]),
     "metrics/iqs": (["src/interpeval/metrics/iqs.py"], ["tests/metrics/test_iqs.py"]),
+    "quackie/score": (["src/interpeval/benchmarks/quackie/score.py"], [
+        "tests/metrics/test_localisation.py",
+        "tests/benchmarks/quackie/test_run.py::test_run_rows_stored_metrics_and_report_are_one_scoring",
+        "tests/benchmarks/quackie/test_run.py::test_gt_selected_alone_and_several_annotators"]),
+    "quackie/tables": (["src/interpeval/benchmarks/quackie/tables.py"], [
+        "tests/benchmarks/quackie/test_run.py::test_outputs_results_json_and_report",
+        "tests/benchmarks/quackie/test_run.py::test_cli_run_writes_the_outputs",
+        "tests/benchmarks/quackie/test_run.py::test_run_rows_stored_metrics_and_report_are_one_scoring"]),
+    "expmrc/score": (["src/interpeval/benchmarks/expmrc/score.py"], ["tests/benchmarks/expmrc/test_expmrc_score.py"]),
+    "expmrc/tables": (["src/interpeval/benchmarks/expmrc/tables.py"], [
+        "tests/benchmarks/expmrc/test_expmrc_table_by_hand.py", "tests/benchmarks/expmrc/test_expmrc_cli.py",
+        "tests/benchmarks/expmrc/test_expmrc_reproduce.py::test_human_row_labels_the_fixed_answer_score"]),
+    "iqs/score": (["src/interpeval/benchmarks/iqs/score.py"], [
+        "tests/benchmarks/iqs/test_iqs_score.py", "tests/benchmarks/iqs/test_iqs_report_by_hand.py"]),
+    "iqs/tables": (["src/interpeval/benchmarks/iqs/tables.py"], [
+        "tests/benchmarks/iqs/test_iqs_report_by_hand.py", "tests/benchmarks/iqs/test_iqs_score.py",
+        "tests/benchmarks/iqs/test_iqs_cli.py"]),
     "plm/tables": (["src/interpeval/benchmarks/plm/tables.py"], [
         "tests/benchmarks/plm/test_plm_tables.py",
         "tests/benchmarks/plm/test_plm_run.py::test_map_over_pairs_leaves_transformations_out",
         "tests/benchmarks/plm/test_plm_run.py::test_majority_baseline_leaves_each_original_and_its_partners_out"]),
-    "web/permissions": (["src/interpeval/web/app.py"], ["tests/web/test_permissions.py"]),
+    "web/permissions": (["src/interpeval/web/context.py", "src/interpeval/web/routes/studies.py"],
+                        ["tests/web/test_permissions.py::test_route_by_role_in_process"]),
 }
+# Functions that only draw a figure (colours, sizes, layout): their mutants are counted apart from the score of
+# the numbers a module publishes, as ``presentation``.
+PRESENTATION = {"figure", "figure5"}
 IGNORE = shutil.ignore_patterns(".git", ".venv", "out", "mutants", "__pycache__", "*.egg-info")
 
 
@@ -64,28 +89,56 @@ def _scratch(key: str, files: list[str], tests: list[str], tests_from: str | Non
     return where
 
 
+def _function(mutant: str) -> str:
+    """``pkg.mod.x_name__mutmut_3`` (or ``xǁClassǁname__mutmut_3``) → ``name``."""
+    return re.sub(r"__mutmut_\d+$", "", mutant.rsplit(".", 1)[-1]).split("ǁ")[-1].removeprefix("x_")
+
+
 def _counts(where: Path) -> dict[str, int]:
-    """Outcomes from mutmut's per-file ``.meta`` records (exit 0 = survived, 33 = no tests, timeouts apart)."""
-    counts = {"killed": 0, "survived": 0, "no tests": 0, "timeout": 0, "other": 0}
+    """Outcomes from mutmut's per-file ``.meta`` records (exit 0 = survived, 33 = no tests, timeouts apart);
+    mutants of :data:`PRESENTATION` functions are counted once, as ``presentation``."""
+    counts = {"killed": 0, "survived": 0, "no tests": 0, "timeout": 0, "other": 0, "presentation": 0}
     for meta in (where / "mutants").rglob("*.meta"):
-        for code in json.loads(meta.read_text()).get("exit_code_by_key", {}).values():
+        for mutant, code in json.loads(meta.read_text()).get("exit_code_by_key", {}).items():
             name = {0: "survived", 1: "killed", 33: "no tests", 36: "timeout", None: "other"}.get(code, "killed")
-            counts[name] += 1
+            counts["presentation" if _function(mutant) in PRESENTATION else name] += 1
     return counts
 
 
-def run(key: str, max_children: int, tests_from: str | None = None) -> dict[str, object]:
+def _survivors(where: Path, mutmut: list[str], env: dict[str, str], outcomes: tuple[str, ...] = ("survived",)
+               ) -> list[str]:
+    listing = subprocess.run([*mutmut, "results"], cwd=where, env=env, capture_output=True, text=True).stdout
+    return [m.strip() for m, _, outcome in (line.partition(":") for line in listing.splitlines())
+            if outcome.strip() in outcomes and _function(m.strip()) not in PRESENTATION]
+
+
+def run(key: str, max_children: int, tests_from: str | None = None, again: bool = False) -> dict[str, object]:
+    """Mutate ``key`` in a fresh scratch copy; ``again``: re-run only the survivors of the last run there, with the
+    working tree's tests copied in (the source must be unchanged since that run)."""
     files, tests = MODULES[key]
-    where = _scratch(key, files, tests, tests_from)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the mutated copy must win over any tree
     mutmut = [sys.executable, "-m", "mutmut"]
-    subprocess.run(["nice", "-n", "15", *mutmut, "run", "--max-children", str(max_children)], cwd=where, env=env,
-                   check=False, stdout=subprocess.DEVNULL)
+    names: list[str] = []
+    if again:  # the scratch copy the last run of ``key`` (with ``tests_from``'s tests, if given) left
+        where = SCRATCH / (key.replace("/", "-") + (f"-{tests_from}" if tests_from else ""))
+        for f in files:
+            if (where / f).read_bytes() != (ROOT / f).read_bytes():
+                raise SystemExit(f"{f} changed since the last run in {where}: run it in full")
+        names = _survivors(where, mutmut, env, ("survived", "no tests"))
+        shutil.rmtree(where / "tests")
+        shutil.copytree(ROOT / "tests", where / "tests", ignore=IGNORE)
+        config = where / "pyproject.toml"  # today's selection: test files added since a --tests-from run included
+        config.write_text(re.sub(r"^pytest_add_cli_args_test_selection = .*$",
+                                 lambda _: f"pytest_add_cli_args_test_selection = {json.dumps(tests)}",
+                                 config.read_text(), flags=re.M))
+    else:
+        where = _scratch(key, files, tests, tests_from)
+    subprocess.run(["nice", "-n", "15", *mutmut, "run", "--max-children", str(max_children), *names], cwd=where,
+                   env=env, check=False, stdout=subprocess.DEVNULL)
     counts = _counts(where)
     scored = counts["killed"] + counts["survived"] + counts["no tests"]
-    listing = subprocess.run([*mutmut, "results"], cwd=where, env=env, capture_output=True, text=True).stdout
-    survivors = [line.split(":")[0].strip() for line in listing.splitlines() if "survived" in line]
-    return {"module": key, "tests": tests_from or "working tree", **counts, "score": round(counts["killed"] / scored, 3) if scored else None,
+    survivors = _survivors(where, mutmut, env)
+    return {"module": key, "tests": "working tree" if again or not tests_from else tests_from, "again": again, **counts, "score": round(counts["killed"] / scored, 3) if scored else None,
             "survivors": survivors}
 
 
@@ -94,10 +147,12 @@ def main() -> None:
     parser.add_argument("only", nargs="*", help="run only modules whose key contains one of these words")
     parser.add_argument("--max-children", type=int, default=1)
     parser.add_argument("--tests-from", help="a git revision whose tests/ to use (a 'before' score)")
+    parser.add_argument("--again", action="store_true",
+                        help="re-run only the last run's survivors, with the working tree's tests (an 'after' score)")
     args = parser.parse_args()
     keys = [k for k in MODULES if not args.only or any(word in k for word in args.only)]
     for key in keys:
-        print(json.dumps(run(key, args.max_children, args.tests_from), ensure_ascii=False), flush=True)
+        print(json.dumps(run(key, args.max_children, args.tests_from, args.again), ensure_ascii=False), flush=True)
 
 
 if __name__ == "__main__":

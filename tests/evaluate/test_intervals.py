@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -128,3 +129,30 @@ def test_every_call_site_uses_the_statistics_module():
     half = stats.normal_half_width(x)
     assert plm_mean_ci(x) == f"{100 * np.mean(x):.1f} ± {100 * half:.1f}"
     assert iqs_mean_ci(x)["ci95"] == half
+
+
+def test_edges_by_hand():
+    """The smallest inputs each interval still gives a value for, and what it gives below them."""
+    z2 = stats.Z95**2
+    # Wilson of 1/1: centre (1 + z²/2)/(1 + z²), half (z²/2)/(1 + z²): (1/(1 + z²), 1) = (0.2065, 1)
+    assert stats.wilson(1, 1) == pytest.approx((1 / (1 + z2), 1.0))
+    assert all(math.isnan(v) for v in stats.wilson(0, 0))
+    # two values 0 and 1: s = √0.5, 1.96 · √0.5 / √2 = 0.98; one value has no spread to estimate: 0
+    assert stats.normal_half_width([0, 1]) == pytest.approx(0.98)
+    assert stats.normal_half_width([0.4]) == 0.0
+    # no finite value: NaN everywhere and n = 0, without numpy's empty-mean warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for values in ([], [None, math.nan]):
+            empty = stats.mean_ci(values)
+            assert list(empty) == ["value", "n", "low", "high"] and empty["n"] == 0
+            assert all(math.isnan(empty[k]) for k in ("value", "low", "high"))
+
+
+def test_mean_ci_passes_its_seed_to_the_bootstrap():
+    x = [0.1, 0.9, 0.4, 0.7, 0.2, None, math.nan]  # None and NaN are left out: 5 values, mean 0.46
+    for seed in (0, 3):
+        got = stats.mean_ci(x, seed=seed)
+        assert (got["value"], got["n"]) == (pytest.approx(0.46), 5)
+        assert (got["low"], got["high"]) == bootstrap_ci([0.1, 0.9, 0.4, 0.7, 0.2], seed=seed)
+    assert stats.mean_ci(x, seed=3)["low"] != stats.mean_ci(x)["low"]

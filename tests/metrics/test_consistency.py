@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from interpeval.metrics import get
 from interpeval.metrics.consistency import (
     align_tokens,
+    aligned_scores,
     clamp_small,
     map_dataset,
     map_pair,
@@ -198,6 +199,54 @@ def test_align_tokens_delete_insert_replace():
     assert align_tokens(["a", "c"], ["a", "b", "c"]) == [(0, 0), (None, 1), (1, 2)]
     assert align_tokens(["a", "b", "c"], ["a", "x", "c"]) == [(0, 0), (1, 1), (2, 2)]
     assert align_tokens(["a", "b", "c"], ["a", "x", "y", "c"]) == [(0, 0), (1, 1), (None, 2), (2, 3)]
+
+
+def test_pcc_of_two_and_of_one_token():
+    # two points always lie on a line: r = 1 (rising together) or -1; one point has no correlation: NaN
+    assert pcc_ding_koehn([1.0, 2.0], [1.0, 3.0]) == pytest.approx(1.0)
+    assert pcc_ding_koehn([1.0, 2.0], [3.0, 1.0]) == pytest.approx(-1.0)
+    assert math.isnan(pcc_ding_koehn([1.0], [2.0]))
+    assert math.isnan(pcc_aligned(["a"], [1.0], ["a"], [2.0]))
+
+
+def test_a_long_text_with_a_frequent_token_still_aligns_its_run():
+    # 250 × "a" then "b", against "b" then 250 × "a": the run of a's is the longest common block, so the b's are a
+    # deletion and an insertion. (difflib's "autojunk" heuristic would call a token that makes > 1 % of a text of
+    # >= 200 tokens junk and pair the two b's instead, leaving every "a" unpaired.)
+    ori, dis = ["a"] * 250 + ["b"], ["b"] + ["a"] * 250
+    assert align_tokens(ori, dis) == [(None, 0), *((i, i + 1) for i in range(250)), (250, None)]
+
+
+def test_aligned_scores_give_an_inserted_token_a_zero_partner():
+    # ori a c, dis a b c: b is inserted, so the original's vector gets a virtual 0 at b's place
+    x, y = aligned_scores(["a", "c"], [0.5, 0.25], ["a", "b", "c"], [0.1, 0.2, 0.3])
+    assert x.tolist() == [0.5, 0.0, 0.25] and y.tolist() == [0.1, 0.2, 0.3]
+
+
+def test_consistency_bad_input_names_the_argument():
+    with pytest.raises(ValueError, match="^ori_tokens: expected a list of tokens, got int$"):
+        align_tokens(5, ["a"])
+    with pytest.raises(ValueError, match="^dis_tokens: expected a list of tokens, got int$"):
+        align_tokens(["a"], 5)
+    with pytest.raises(ValueError, match="^ori_tokens: expected a list of tokens, got a string$"):
+        align_tokens("ab", ["a"])
+    with pytest.raises(ValueError, match=r"^ori_scores: expected a 1-D sequence of numbers, got shape \(1, 1\)$"):
+        aligned_scores(["a"], [[1.0]], ["a"], [1.0])
+    with pytest.raises(ValueError, match=r"^dis_scores: expected a 1-D sequence of numbers, got shape \(1, 1\)$"):
+        aligned_scores(["a"], [1.0], ["a"], [[1.0]])
+    with pytest.raises(ValueError, match=r"^ori_tokens and ori_scores differ in length \(2 != 1\)$"):
+        aligned_scores(["a", "b"], [1.0], ["a"], [1.0])
+    with pytest.raises(ValueError, match=r"^dis_tokens and dis_scores differ in length \(2 != 1\)$"):
+        aligned_scores(["a"], [1.0], ["a", "b"], [1.0])
+    with pytest.raises(ValueError, match="^scores: is empty$"):
+        clamp_small([])
+    with pytest.raises(ValueError, match="^groups: is empty$"):
+        pcc_groups([])
+    with pytest.raises(ValueError, match=r"^groups\[0\]: is empty$"):
+        pcc_groups([[]])
+    with pytest.raises(ValueError, match="^groups: no group has more than one member, so there is nothing to "
+                                         "correlate$"):
+        pcc_groups([[[1.0, 2.0]]])
 
 
 def test_pcc_aligned_deleted_token_meets_zero():

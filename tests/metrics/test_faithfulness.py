@@ -165,3 +165,65 @@ def test_registered():
                  "trustai_sufficiency", "trustai_comprehensiveness", "paddlenlp_newp"):
         assert get(name).info.family == "faithfulness"
     assert get("ferret_aopc_suff").info.higher_is_better is False
+
+
+def _indexed(texts: list[str]) -> np.ndarray:
+    """p = Σ over the tokens "t<i>" present of i / 100; a mask token "[M]" adds 0.01."""
+    return np.array([sum(0.01 if w == "[M]" else int(w[1:]) / 100 for w in t.split()) for t in texts])
+
+
+def test_deyoung_aopc_removes_tied_tokens_in_position_order_and_takes_the_100_percent_bin():
+    # t0..t9 with scores 0, 1, 0, 1, …: five tokens tie at 1. p0 = 45/100. Bin 0.3 removes int(3.0) = 3 tokens:
+    # the first three of the tie, t1, t3, t5 → 0.36; bin 1.0 removes all ten → 0. AOPC = (0.09 + 0.45) / 2.
+    tokens, scores = [f"t{i}" for i in range(10)], [i % 2 for i in range(10)]
+    assert aopc_comprehensiveness(_indexed, tokens, scores, bins=(0.3, 1.0)) == pytest.approx(0.27)
+    # the full text given apart ("t9 t9" = 0.18) is the reference: 0.18 − 0.36
+    assert aopc_comprehensiveness(_indexed, tokens, scores, bins=(0.3,), full_text="t9 t9") == pytest.approx(-0.18)
+    # masked instead of deleted: three "[M]" add 0.03 → 0.45 − 0.39
+    assert aopc_comprehensiveness(_indexed, tokens, scores, bins=(0.3,), mask_token="[M]") == pytest.approx(0.06)
+
+
+def test_ferret_aopc_by_hand_with_full_text_and_mask_token():
+    # t0..t9, scores 0, 1, 0, 1, …; thresholds 10 … 100 %: top-v positive tokens, later index first among ties:
+    # {t9}, {t9, t7}, …, the five odd tokens (v = 5); from v = 6 on only zeros join, so the selection repeats and
+    # is dropped. Removing them: p = 0.36, 0.29, 0.24, 0.21, 0.20 from 0.45 → mean of 0.09 … 0.25 = 0.19.
+    tokens, scores = [f"t{i}" for i in range(10)], [i % 2 for i in range(10)]
+    assert ferret_aopc_compr(_indexed, tokens, scores) == pytest.approx(0.19)
+    assert ferret_aopc_compr(_indexed, tokens, scores, thresholds=(0.1,), full_text="t9 t9") == pytest.approx(-0.18)
+    assert ferret_aopc_compr(_indexed, tokens, scores, thresholds=(0.1,), mask_token="[M]") == pytest.approx(0.08)
+
+
+def test_a_score_fn_may_answer_with_a_column():
+    column = LinearScorer()
+    assert comprehensiveness(lambda texts: column(texts)[:, None], TOKENS, [0, 0, 0, 1]) == pytest.approx(0.4)
+
+
+def test_bad_input_names_the_argument():
+    with pytest.raises(ValueError, match="^thresholds: is empty$"):
+        ferret_aopc_suff(LinearScorer(), TOKENS, SCORES, thresholds=[])
+    with pytest.raises(ValueError, match="^score_fn: returned a non-finite value$"):
+        comprehensiveness(lambda texts: [0.5, float("nan")], TOKENS, [0, 0, 0, 1])
+    with pytest.raises(ValueError, match="^tokens: expected a list of tokens, got a string$"):
+        comprehensiveness(LinearScorer(), "the movie", [1, 0])
+    f = LinearScorer()
+    with pytest.raises(ValueError, match=r"^tokens and rationale differ in length \(4 != 1\)$"):
+        comprehensiveness(f, TOKENS, [1])
+    with pytest.raises(ValueError, match="^bins: is empty$"):
+        aopc_comprehensiveness(f, TOKENS, SCORES, bins=[])
+    with pytest.raises(ValueError, match=r"^pred_proba: expected a 2-D array of class probabilities$"):
+        trustai_sufficiency([[0.5, "x"]], [[0.5, 0.5]], [0])
+    with pytest.raises(ValueError, match=r"^pred_proba: expected a non-empty 2-D array \(instances × classes\), "
+                                         r"got shape \(2,\)$"):
+        trustai_sufficiency([0.5, 0.5], [0.5, 0.5], [0])
+    with pytest.raises(ValueError, match=r"^pred_proba: expected a non-empty 2-D array \(instances × classes\), "
+                                         r"got shape \(0, 2\)$"):
+        trustai_sufficiency(np.zeros((0, 2)), np.zeros((0, 2)), [])
+    with pytest.raises(ValueError, match="^rationale_pred_proba: contains a non-finite value$"):
+        trustai_sufficiency([[0.5, 0.5]], [[0.5, float("inf")]], [0])
+    with pytest.raises(ValueError, match=r"^pred_label: expected a 1-D sequence of numbers, got shape \(1, 1\)$"):
+        trustai_sufficiency([[0.5, 0.5]], [[0.5, 0.5]], [[0]])
+    with pytest.raises(ValueError, match=r"^pred_proba and pred_label differ in length \(1 != 2\)$"):
+        trustai_sufficiency([[0.5, 0.5]], [[0.5, 0.5]], [0, 1])
+    for label in (0.5, -1):  # neither a whole number nor a class index
+        with pytest.raises(ValueError, match=r"^pred_label: every label must be an integer class index in 0\.\.1$"):
+            trustai_comprehensiveness([[0.5, 0.5]], [[0.5, 0.5]], [label])

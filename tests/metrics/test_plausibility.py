@@ -180,6 +180,62 @@ def test_dataset_bad_input():
         macro_f1_paddlenlp({1: [["x"]]}, {1: [[[0]]]})
 
 
+def test_pick_max_union_grows_only_on_a_strict_gain():
+    # pred {0, 1}; golds {0}, {1, 2, 3}, {1}. Singles: 2/3, 2/5, 2/3 → best {0} (the later tie is not taken).
+    # Union from the first: {0} (2/3); + {1, 2, 3} gives {0, 1, 2, 3}: P 1, R 1/2 → 2/3, no strict gain, not taken;
+    # + {1} gives {0, 1}: F1 1. (Had the equal step been taken, {1} would be covered and skipped: 2/3.)
+    assert pick_max_golden_evid([0, 1], [[0], [1, 2, 3], [1]]) == ([0, 1], 1.0)
+    # golds {1, 2, 3}, {0}: the union {0, 1, 2, 3} reaches 2/3, only equal to the single {0}: the single stays
+    assert pick_max_golden_evid([0, 1], [[1, 2, 3], [0]]) == ([0], pytest.approx(2 / 3))
+
+
+def test_ferret_top_k_defaults_to_5_and_takes_the_later_of_tied_tokens():
+    assert top_k_tokens([7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]).tolist() == [0, 1, 2, 3, 4]
+    # eight tokens tie at 1 (the odd positions of 17): the five later ones, highest index first
+    assert top_k_tokens([i % 2 for i in range(17)], k=5).tolist() == [15, 13, 11, 9, 7]
+    with pytest.raises(ValueError, match="^scores: is empty$"):
+        top_k_tokens([])
+    with pytest.raises(ValueError, match="^k: must be an integer >= 1, got 0$"):
+        top_k_tokens([1.0], k=0)
+    with pytest.raises(ValueError, match=r"^pred: element 0 is 'x' \(must be an integer index\)$"):
+        pick_max_golden_evid(["x"], [[0]])
+
+
+def test_iou_f1_between_five_elevenths_and_a_half_and_with_an_empty_union():
+    # gold 0..9, pred 4..12: |∩| = 6, |∪| = 13, IoU 6/13 = 0.46 < 0.5 → int(4.6) = 4: no match;
+    # gold {0, 1, 2}, pred {1, 2, 3}: IoU 2/4 → a match. TrustAI: 1 of 2.
+    golds = {1: [[list(range(10))]], 2: [[[0, 1, 2]]]}
+    assert iou_f1_trustai({1: [list(range(4, 13))], 2: [[1, 2, 3]]}, golds) == 0.5
+    # an empty prediction shares nothing with either of two golds, so the gold picked is [] and the union is
+    # empty: IoU 0 (REFERENCE §4.2), not a match; a lone gold is used as it is: IoU 0 / 2
+    assert iou_f1_trustai({1: [[]]}, {1: [[[0], [1]]]}) == 0.0
+    assert iou_f1_trustai({1: [[]]}, {1: [[[0, 1]]]}) == 0.0
+
+
+def test_a_prediction_without_a_gold_record_is_skipped_not_the_end():
+    # "x" has no gold record: skipped; "a" still counts (TrustAI divides by the found one: F1 1)
+    preds, golds = {"x": [[1]], "a": [[0]]}, {"a": [[[0]]]}
+    assert macro_f1_trustai(preds, golds) == 1.0 and iou_f1_trustai(preds, golds) == 1.0
+    assert macro_f1_paddlenlp(preds, golds) == 1.0  # Σ F1 / #golds = 1 / 1
+
+
+def test_dataset_errors_name_the_record():
+    with pytest.raises(ValueError, match="^preds: expected a mapping id -> rationale per sequence, got list$"):
+        macro_f1_trustai([[0]], {1: [[[0]]]})
+    with pytest.raises(ValueError, match="^golds: expected a non-empty mapping id -> gold alternatives per sequence$"):
+        macro_f1_trustai({1: [[0]]}, [])
+    with pytest.raises(ValueError, match=r"^preds\[1\]: is empty$"):
+        macro_f1_trustai({1: []}, {1: [[[0]]]})
+    with pytest.raises(ValueError, match=r"^golds\[1\]: is empty$"):
+        macro_f1_trustai({1: [[0]]}, {1: []})
+    with pytest.raises(ValueError, match=r"^golds\[1\]\[0\]: is empty$"):
+        macro_f1_trustai({1: [[0]]}, {1: [[]]})
+    with pytest.raises(ValueError, match=r"^golds\[1\]\[0\]\[0\]: element 0 is 'x' \(must be an integer index\)$"):
+        macro_f1_trustai({1: [[0]]}, {1: [[["x"]]]})
+    with pytest.raises(ValueError, match=r"^records\[0\]: expected a golden record with 'sent_id'$"):
+        paddlenlp_golds([{"rationales": [[1]]}], "senti")
+
+
 # --- ferret ------------------------------------------------------------------------------------------------
 
 

@@ -82,3 +82,11 @@ def test_registered():
     assert get("probing_weighted_f1").info.family == "probing"
     assert get("selectivity").info.family == "probing"
     assert get("topk_accuracy").info.family == "answer"
+
+
+def test_probing_metrics_take_any_iterable_of_labels_and_name_a_2d_one():
+    # a generator is read as its labels (3 of 4 equal), not as one object
+    assert accuracy((c for c in "abab"), iter("abbb")) == pytest.approx(0.75)
+    assert weighted_f1(iter(["a", "a"]), (c for c in "aa")) == 1.0
+    with pytest.raises(ValueError, match=r"y_pred: expected a 1-D sequence of labels, got shape \(2, 1\)"):
+        accuracy(["a", "b"], [["a"], ["b"]])

@@ -85,9 +85,8 @@ ROUTES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def site(seeded, server_class):
-    """The seeded store with the five roles, served by `interpeval serve` for the whole module."""
+def _roles(seeded) -> tuple[dict, dict]:
+    """Five new roles and a new study S in the seeded store: the values to fill into paths, the tokens by role."""
     path, ids = seeded
     with Studies(path) as studies:
         n = len(studies.users())
@@ -102,8 +101,28 @@ def site(seeded, server_class):
     values = {"S": study.id, "A": assignment.id, "R": ids["saliency"], "I": "line-1", "checker": checker.id}
     tokens = {"anonymous": None, "annotator": annotator_t, "checker": checker_t, "admin": admin_t,
               "other_admin": other_t}
-    with server_class(path) as server:
+    return values, tokens
+
+
+@pytest.fixture(scope="module")
+def site(seeded, server_class):
+    """The seeded store with the five roles, served by `interpeval serve` for the whole module."""
+    values, tokens = _roles(seeded)
+    with server_class(seeded[0]) as server:
         yield server, values, tokens
+
+
+@pytest.fixture(scope="module")
+def site_in_process(seeded):
+    """The same table against the app in this process (FastAPI's TestClient, no socket), with roles of its own:
+    what mutation testing of the permission layer runs, since mutmut sees only code run in its own process."""
+    from fastapi.testclient import TestClient
+
+    from interpeval.web import create_app
+
+    values, tokens = _roles(seeded)
+    with TestClient(create_app(seeded[0]), base_url="http://127.0.0.1") as client:
+        yield client, values, tokens
 
 
 def _fill(value, values):
@@ -123,12 +142,8 @@ def _json_ready(value):
     return {k: int(v) if k == "user_id" else v for k, v in value.items()}
 
 
-@pytest.mark.parametrize(("method", "path", "body", "expected"), ROUTES, ids=[f"{m} {p}" for m, p, *_ in ROUTES])
-def test_route_by_role(site, method, path, body, expected):
-    import httpx
-
-    server, values, tokens = site
-    url = server.url + _fill(path, values)
+def _statuses(request, path, body, values, tokens) -> dict[str, int]:
+    """The status each role gets; ``request(headers, **kwargs)`` sends one request with no cookie carried over."""
     got = {}
     for role in ROLES:
         headers = {"Authorization": f"Bearer {tokens[role]}"} if tokens[role] else {}
@@ -137,9 +152,33 @@ def test_route_by_role(site, method, path, body, expected):
             kind, value = body
             value = _fill(value, values)
             kwargs = {"json": _json_ready(value)} if kind == "json" else {"data": value}
+        got[role] = request(headers, **kwargs).status_code
+    return got
+
+
+@pytest.mark.parametrize(("method", "path", "body", "expected"), ROUTES, ids=[f"{m} {p}" for m, p, *_ in ROUTES])
+def test_route_by_role(site, method, path, body, expected):
+    import httpx
+
+    server, values, tokens = site
+    url = server.url + _fill(path, values)
+
+    def request(headers, **kwargs):
         with httpx.Client(follow_redirects=False, timeout=30) as client:  # no cookie carried between roles
-            got[role] = client.request(method, url, headers=headers, **kwargs).status_code
-    assert got == expected
+            return client.request(method, url, headers=headers, **kwargs)
+
+    assert _statuses(request, path, body, values, tokens) == expected
+
+
+@pytest.mark.parametrize(("method", "path", "body", "expected"), ROUTES, ids=[f"{m} {p}" for m, p, *_ in ROUTES])
+def test_route_by_role_in_process(site_in_process, method, path, body, expected):
+    client, values, tokens = site_in_process
+
+    def request(headers, **kwargs):
+        client.cookies.clear()
+        return client.request(method, _fill(path, values), headers=headers, follow_redirects=False, **kwargs)
+
+    assert _statuses(request, path, body, values, tokens) == expected
 
 
 def test_every_route_of_the_app_is_in_the_table(seeded):

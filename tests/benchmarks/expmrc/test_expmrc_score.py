@@ -13,7 +13,8 @@ from interpeval.benchmarks.expmrc.data import (
     sample_submission_path,
 )
 from interpeval.benchmarks.expmrc.human import human_performance
-from interpeval.benchmarks.expmrc.score import evaluate
+from interpeval.benchmarks.expmrc.score import check_coverage, evaluate
+from interpeval.errors import DataError
 
 
 def test_missing_prediction_counts_as_zero(span_file):
@@ -90,3 +91,51 @@ def test_human_cross_validation(span_file):
     assert score.skipped == ["q2"]
     assert score.ans_f1 == 100.0
     assert score.evi_f1 == pytest.approx(800 / 11) and score.all_f1 == pytest.approx(800 / 11)
+
+
+def test_check_coverage_names_the_wrong_file_and_warns_about_foreign_ids(span_file, capsys):
+    """A file that answers none of the questions is the wrong file (an error, or with ``lenient`` a warning and 0
+    everywhere); ids that are not questions are ignored with a warning naming the first."""
+    dataset, answer = load_dataset(span_file), Prediction("Paris", "")
+    err = io.StringIO()
+    with pytest.raises(DataError) as caught:
+        check_coverage(dataset, {"x1": answer, "x2": answer}, "p.json", stderr=err)
+    assert str(caught.value) == (f"p.json:question x1: none of its 2 question ids is a question of {dataset.path} "
+                                 "(wrong data file? --official scores it as the original does: 0 everywhere)")
+    assert err.getvalue() == ""
+    check_coverage(dataset, {"q1": answer, "x": answer}, "p.json")  # warnings go to stderr by default
+    assert "1 of 2 predictions are not questions" in capsys.readouterr().err
+    check_coverage(dataset, {"x1": answer, "x2": answer}, "p.json", lenient=True, stderr=err)
+    assert err.getvalue().splitlines() == [
+        f"warning: p.json: answers none of the 2 questions of {dataset.path}; scored as the official scorer does: "
+        "0 everywhere, every question counted in SKIP",
+        f"warning: p.json: 2 of 2 predictions are not questions of {dataset.path} and are ignored (first: 'x1')"]
+    err = io.StringIO()
+    check_coverage(dataset, {"q1": answer, "x": answer}, "p.json", stderr=err)
+    assert err.getvalue() == (f"warning: p.json: 1 of 2 predictions are not questions of {dataset.path} and are "
+                              "ignored (first: 'x')\n")
+    err = io.StringIO()
+    check_coverage(dataset, {}, "p.json", stderr=err)  # an empty file: nothing foreign, everything unanswered
+    assert err.getvalue().startswith("warning: p.json: answers none of the 2 questions") and err.getvalue().count(
+        "\n") == 1
+
+
+def test_the_official_line_is_the_original_json_dumps(span_file):
+    # both answered: q1 "Paris" = 1, evidence E1 = 1; q2 "city" = 1, evidence "He likes the city." [he likes city]
+    # vs [likes city it is]: 2 shared, P 2/3, R 1/2 → 4/7. ANS 100, EVI (1 + 4/7) / 2 = 78.571, ALL the same.
+    score = evaluate(load_dataset(span_file), {"q1": Prediction("Paris", "Tom lives in Paris."),
+                                               "q2": Prediction("city", "He likes the city.")})
+    assert score.official_line("预测.json") == (
+        '{"ALL_F1": "78.571", "ANS_F1": "100.000", "EVI_F1": "78.571", "TOTAL": 2, "SKIP": 0, '
+        '"VERSION": "expmrc-squad-handmade", "FILE": "\\u9884\\u6d4b.json"}')
+
+
+def test_an_unanswered_first_question_is_listed_and_the_rest_still_scored(span_file):
+    # q1 unanswered (0, 0, listed in SKIP by id); q2 "city" = [city] = the reference: 1; evidence "The city" against
+    # "likes the city. It is": official, "The" survives as "the" ([the city], 1 of 2 vs 1 of 4 → 1/3); with the
+    # quirks off it is dropped ([city]: 1 of 1 vs 1 of 4 → 2/5)
+    dataset = load_dataset(span_file)
+    for official, evidence in ((True, 1 / 3), (False, 2 / 5)):
+        score = evaluate(dataset, {"q2": Prediction("city", "The city")}, official=official, stderr=io.StringIO())
+        assert score.skipped == ["q1"] and score.answer == {"q1": 0.0, "q2": 1.0}
+        assert score.evidence == {"q1": 0.0, "q2": pytest.approx(evidence)}

@@ -15,6 +15,7 @@ from interpeval.benchmarks.iqs.score import (
     select_answers,
     simplicity_by_method,
     trivial_baseline,
+    weight_grid,
 )
 from interpeval.benchmarks.iqs.tasks import TASKS
 from interpeval.errors import InterpevalError
@@ -123,6 +124,45 @@ def test_agreement_between_annotators():
     assert out["label_agreement"] == pytest.approx(1 / 3)
 
 
+def test_agreement_counts_items_with_two_answers_and_two_empty_sets_agree():
+    # item i: two annotators, nothing shown or corrected: both classes empty on both sides → Jaccard 1; item j has
+    # one answer only: no pair, not counted
+    items = [item("i", "m", green=(), red=(), y_model=[0.5, 0.5]), item("j", "m", green=(), red=(), y_model=[0.5, 0.5])]
+    out = agreement(SST2, items, [Answer("i", "a1", "positive"), Answer("i", "a2", "negative"),
+                                  Answer("j", "a1", "positive")])
+    assert out == {"label_agreement": 0.0, "word_agreement": 1.0, "pairs": 1, "items": 1}
+    alone = agreement(SST2, items, [Answer("i", "a1", "positive"), Answer("j", "a1", "positive")])
+    assert list(alone) == ["label_agreement", "word_agreement", "pairs", "items"]
+    assert math.isnan(alone["label_agreement"]) and math.isnan(alone["word_agreement"])
+    assert (alone["pairs"], alone["items"]) == (0, 2)
+
+
+def test_trivial_baseline_of_a_regression_and_of_a_negative_majority():
+    # STS-B outputs 1.0 and 3.0: the constant answer is their mean 2.0, |2 − y| = 1 → reproducibility 1/2; nothing
+    # marked and nothing corrected → plausibility 1; IQS = (1 + 1 + 1/2) / 3 = 5/6. Over the 66 weights IQS is
+    # 1 − a3/2; a3 = k/10 for 11 − k of the triples: mean of k 10/3, of k² 55/3 → mean 5/6, std √(65/9) / 20.
+    items = [item("i", "m", (), (), 1.0, sample="s1"), item("j", "m", (), (), 3.0, sample="s2")]
+    base = trivial_baseline(STSB, items, [Answer("i", "a1", 0.0), Answer("j", "a1", 5.0)])
+    assert base["constant_answer"] == pytest.approx(2.0)
+    assert [base[k] for k in ("plausibility", "simplicity", "reproducibility", "iqs", "grid_mean", "grid_std")] == (
+        pytest.approx([1.0, 1.0, 0.5, 5 / 6, 5 / 6, math.sqrt(65 / 9) / 20]))
+    # SST-2 outputs leaning negative on two of three items: the constant answer is "negative"
+    items = [item("i", "m", (), (), [0.9, 0.1], sample="s1"), item("j", "m", (), (), [0.7, 0.3], sample="s2"),
+             item("k", "m", (), (), [0.2, 0.8], sample="s3")]
+    base = trivial_baseline(SST2, items, [Answer(i, "a1", "positive") for i in "ijk"])
+    assert base["constant_answer"] == "negative"
+    assert base["reproducibility"] == pytest.approx(
+        (1 / (1 - math.log(0.9)) + 1 / (1 - math.log(0.7)) + 1 / (1 - math.log(0.2))) / 3)
+
+
+def test_select_answers_names_what_is_missing():
+    with pytest.raises(InterpevalError, match="^no simulated answers in this study$"):
+        select_answers([Answer("i", "ann", "positive")], simulated=True)
+    with pytest.raises(InterpevalError, match=r"^no human answers in this study \(simulated answers are scored only "
+                                              r"with --simulated-annotator, and labelled as such\)$"):
+        select_answers([], simulated=False)
+
+
 def test_trivial_baseline_marks_nothing_and_answers_a_constant():
     items = [item("i", "m", green={0}, red=(), y_model=[0.2, 0.8], sample="s1"),
              item("j", "m", green=(), red=(), y_model=[0.6, 0.4], sample="s2"),
@@ -160,3 +200,44 @@ def test_bad_answers_are_named():
         score_methods(SST2, [it], [Answer("zz", "x", "positive")])
     with pytest.raises(InterpevalError, match="method 'm2' has no answers"):
         score_methods(SST2, [it, item("j", "m2", (), (), [0.5, 0.5])], [Answer("i", "x", "positive")])
+
+
+def test_answer_checks_at_their_bounds():
+    it = item("i", "m", green={0}, red={1}, y_model=[0.5, 0.5])  # 12 words: indices 0..11
+    for key in ("remove_red", "add_green"):
+        for bad in (12, -1):
+            with pytest.raises(InterpevalError, match=rf"^answer of 'x' on item 'i': {key} has word indices \[{bad}\] "
+                                                      r"outside 0\.\.11$"):
+                score_methods(SST2, [it], [Answer("i", "x", "positive", **{key: frozenset({bad})})])
+    stsb = item("k", "m", (), (), 2.0)
+    for label in (True, "3"):  # a bool is no similarity score, nor is a string
+        with pytest.raises(InterpevalError, match=r"^answer of 'x' on item 'k': label must be a number in \[0, 5\]"):
+            score_methods(STSB, [stsb], [Answer("k", "x", label)])
+    # both ends of the range are valid answers: |0 − 2| = 2 → 1/3, |5 − 2| = 3 → 1/4
+    (scored,) = score_methods(STSB, [stsb], [Answer("k", "x", 0.0), Answer("k", "y", 5.0)])
+    assert scored.reproducibility["mean"] == pytest.approx((1 / 3 + 1 / 4) / 2)
+
+
+def test_iqs_at_other_weights():
+    # all weight on reproducibility: IQS = 1 / (1 − ln 0.8), whatever the other two terms (both 1 here)
+    it = item("i", "m", green={0}, red={1}, y_model=[0.2, 0.8])
+    (scored,) = score_methods(SST2, [it], [Answer("i", "x", "positive")], weights=(0.0, 0.0, 1.0))
+    assert scored.iqs == pytest.approx(1 / (1 - math.log(0.8)))
+
+
+def test_weight_grid_by_hand():
+    # tenths summing to 1: Σ_{i=0..10} (11 − i) = 66 triples; halves: 6; whole steps: the three corners
+    assert len(weight_grid()) == 66 and len(weight_grid(2)) == 6
+    assert sorted(weight_grid(1)) == [(0.0, 0.0, 1.0), (0.0, 1.0, 0.0), (1.0, 0.0, 0.0)]
+    for steps in (0, 2.5, True):
+        with pytest.raises(ValueError, match=rf"^steps: must be an integer >= 1, got {steps!r}$"):
+            weight_grid(steps)
+
+
+def test_items_and_answers_from_their_stored_form():
+    it = Item.from_dict({"id": 7, "sample_id": "s1", "method": "m", "words": ["a", "b"], "green": ["1"], "red": [],
+                         "y_model": [0.5, 0.5]})
+    assert it == Item("7", "s1", "m", ("a", "b"), frozenset({1}), frozenset(), [0.5, 0.5])
+    stored = {"item_id": "7", "annotator": "ann", "label": "positive", "add_red": [0], "remove_green": None}
+    assert Answer.from_dict(stored) == Answer("7", "ann", "positive", add_red=frozenset({0}))  # not simulated
+    assert Answer.from_dict({**stored, "simulated": 1}).simulated is True

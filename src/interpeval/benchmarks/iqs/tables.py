@@ -70,8 +70,8 @@ def _name(method: str) -> str:
 
 def table1(result: IQSResult) -> Table:
     green, red = result.task.green, result.task.red
-    columns = ["method", "plausibility", "±95%", f"plaus. {green}", f"plaus. {red}", "simplicity", "mean N_chunk",
-               "reproducibility", "±95%", "IQS (1/3 each)", "rank", "samples", "answers"]
+    columns = ["method", "plausibility", "plausibility ±95%", f"plaus. {green}", f"plaus. {red}", "simplicity",
+               "mean N_chunk", "reproducibility", "reproducibility ±95%", "IQS (1/3 each)", "rank", "samples", "answers"]
     rows = []
     for s in sorted(result.scores, key=lambda s: s.rank):
         rows.append([_name(s.method), s.plausibility["mean"], s.plausibility["ci95"],
