@@ -1,5 +1,6 @@
 """The main job's last step: the summary index page, written from the store after the steps, and its path printed."""
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -7,7 +8,6 @@ import pytest
 from typer.testing import CliRunner
 
 from interpeval.benchmarks.expmrc import jobs as expmrc_jobs
-from interpeval.benchmarks.quackie import jobs as quackie_jobs
 from interpeval.cli import app, suite
 from interpeval.plugins import SuiteStep
 
@@ -50,13 +50,15 @@ def test_the_main_job_runs_its_real_steps_in_the_tiny_profile(tmp_path, monkeypa
 
     CI time (issue 32): the tiny profile is cut further here, without dropping a step or a kind of explainer: ExpMRC
     Table 3 on the first article(s) of SQuAD and RACE (it scored all 1,062 questions: ~45 % of the test's CPU),
-    QUACKIE on one question per cell (its check and selection still run)."""
+    QUACKIE's reproduction on one question per cell (its check and selection still run)."""
+    from interpeval.benchmarks.quackie import reproduce as quackie_reproduce
     from interpeval.store import Store
 
     tiny = expmrc_jobs.PROFILES["tiny"]
     monkeypatch.setitem(expmrc_jobs.PROFILES, "tiny", {
         **tiny, "args": [*tiny["args"], "--data-dir", str(_small_expmrc(tmp_path / "expmrc-data"))]})
-    monkeypatch.setitem(quackie_jobs.PROFILES, "tiny", {**quackie_jobs.PROFILES["tiny"], "fast_limit": 1})
+    tiny_quackie = quackie_reproduce.PROFILES["tiny"]
+    monkeypatch.setitem(quackie_reproduce.PROFILES, "tiny", dataclasses.replace(tiny_quackie, cheap_limit=1))
     out = tmp_path / "out"
     result = CliRunner().invoke(app, ["suite", "--profile", "tiny", "--out", str(out)])
     assert result.exit_code == 0, result.output
@@ -68,5 +70,6 @@ def test_the_main_job_runs_its_real_steps_in_the_tiny_profile(tmp_path, monkeypa
     with Store(out / "results.sqlite") as store:
         benchmarks = {run.benchmark for run in store.runs()}
     assert {"expmrc", "quackie", "probing", "attribute"} <= benchmarks, benchmarks
-    assert (out / "quackie" / "fast" / "results.json").is_file() and (out / "probing" / "tasks").is_dir()
+    assert "QUACKIE" in page and (out / "reproduce" / "reproduce-quackie.json").is_file()
+    assert (out / "probing" / "tasks").is_dir()
     assert sorted(p.name for p in (out / "probing" / "report").glob("*.html"))

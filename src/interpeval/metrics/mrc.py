@@ -17,6 +17,7 @@ whatever their case, and tokens made only of punctuation are dropped.
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections import Counter
@@ -43,10 +44,17 @@ _ARTICLES = frozenset({"a", "an", "the"})
 
 def mixed_segmentation(text: object, official: bool = True) -> list[str]:
     """Tokens of ``str(text).strip()``: each basic-CJK or special character alone, NLTK words in between."""
+    return list(_segmentation(str(text).strip(), official))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _segmentation(text: str, official: bool) -> tuple[str, ...]:
+    """:func:`mixed_segmentation`, cached: the evidence selectors score every passage sentence once per system and
+    question, and NLTK's tokenizer (every regex under a timeout) was most of ExpMRC Table 3's CPU time."""
     split = _SPLIT_OFFICIAL if official else _SPLIT_FIXED
     tokens: list[str] = []
     buffer: list[str] = []
-    for ch in str(text).strip():
+    for ch in text:
         if ch in split or CJK.match(ch):
             if buffer:
                 tokens.extend(word_tokenize("".join(buffer)))
@@ -56,7 +64,7 @@ def mixed_segmentation(text: object, official: bool = True) -> list[str]:
             buffer.append(ch)
     if buffer:
         tokens.extend(word_tokenize("".join(buffer)))
-    return tokens
+    return tuple(tokens)
 
 
 def normalize_tokens(tokens: Sequence[str], official: bool = True) -> list[str]:

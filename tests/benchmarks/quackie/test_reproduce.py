@@ -104,3 +104,53 @@ def test_expected_random_iou_is_mean_share_of_answer_sentences():
 
     # 4 sentences with 1 answer sentence, 2 with 1, 5 with 2 distinct answer sentences
     assert expected_random_iou([(4, 1), (2, 1), (5, 2)]) == pytest.approx((0.25 + 0.5 + 0.4) / 3)
+
+
+def _measured(cells: dict[tuple[str, str, str], list[float]], sentences=None):
+    """A Measured with per-input IoUs (the same value for sum and max) under ids q0, q1, … per method."""
+    from interpeval.benchmarks.quackie.reproduce import Measured
+
+    measured = Measured({}, {}, {}, {}, {}, sentences or {})
+    for (ds, clf, method), ious in cells.items():
+        for agg in (("random",) if method == "Random" else ("sum", "max")):
+            measured.scores[(ds, clf, method, agg)] = [{"iou": v, "hpd": 0.0, "snr": 0.0} for v in ious]
+        measured.ids[(ds, clf, method)] = [f"q{i}" for i in range(len(ious))]
+    return measured
+
+
+def test_white_box_finding_is_decided_on_paired_inputs_pooled_over_cells():
+    """Saliency right on 20 inputs per cell, LIME/SHAP-100 on the first 4 only: the 8 pairs of two cells and the 4 of
+    one cell are below the deciding n alone, 12 pooled decide; a reversal decides against; 4 pairs decide nothing."""
+    from interpeval.benchmarks.quackie.reproduce import finding_white_box, paired_iou
+
+    wins = {**{(ds, clf, "Gradient"): [1.0] * 20 for ds, clf in (("SQuAD", "QA"), ("SQuAD", "Classification"),
+                                                                     ("Reddit", "QA"))},
+            **{(ds, clf, m): [0.0, 1.0, 0.0, 0.0] for ds, clf in (("SQuAD", "QA"), ("SQuAD", "Classification"),
+                                                                  ("Reddit", "QA")) for m in ("LIME_100", "SHAP_100")}}
+    measured = _measured(wins)
+    assert list(paired_iou(measured, "SQuAD", "QA", "Gradient", "LIME_100")) == [100.0, 0.0, 100.0, 100.0]
+    found = finding_white_box(measured)
+    assert found.verdict == "holds" and "n=12 pooled over 3 cells" in found.evidence, found.evidence
+    losses = {key: ([0.0] * 20 if key[2] == "Gradient" else [1.0] * 4) for key in wins}
+    assert finding_white_box(_measured(losses)).verdict == "does not hold"
+    one_cell = {key: value for key, value in wins.items() if key[:2] == ("SQuAD", "QA")}
+    assert finding_white_box(_measured(one_cell)).verdict == "cannot be tested here"
+    assert finding_white_box(_measured({("SQuAD", "QA", "Gradient"): [1.0] * 20})).verdict == "cannot be tested here"
+
+
+def test_random_finding_pools_small_cells_by_each_inputs_expectation():
+    """Cells under 30 inputs are judged together: each input's Random IoU minus its distinct answer sentences /
+    sentences. A fair random pick (hit rate 1/4 with 4 sentences, one of them the answer) fits; always hitting does
+    not."""
+    from interpeval.benchmarks.quackie.reproduce import finding_random
+
+    table = published("quackie")["tables"]["4"]
+    cells = [("SQuAD", "QA"), ("Reddit", "QA")]
+    fair = [1.0 if i % 4 == 0 else 0.0 for i in range(20)]
+    sentences = {cell: [(4, 1)] * 20 for cell in cells}
+    found = finding_random(_measured({(*cell, "Random"): fair for cell in cells}, sentences), table, {})
+    assert found.verdict == "holds" and "2 smaller cells together" in found.evidence, found.evidence
+    always = _measured({(*cell, "Random"): [1.0] * 20 for cell in cells}, sentences)
+    assert finding_random(always, table, {}).verdict == "does not hold"
+    few = _measured({("SQuAD", "QA", "Random"): fair[:8]}, {("SQuAD", "QA"): [(4, 1)] * 8})
+    assert finding_random(few, table, {}).verdict == "cannot be tested here"

@@ -3,11 +3,13 @@
 Every number comes from stored runs of :func:`~interpeval.benchmarks.quackie.run.run_quackie` (so a killed
 reproduction resumes and a finished one recomputes nothing), with the originals' set-up (``official``: ground truth
 by the one-separator offset walk, question held fixed, LIME with 10 features). Per cell: the mean over the explained
-true positives, its 95 % percentile-bootstrap interval and n. Which inputs a head trained on is decided by
-``run_quackie`` as it stands (the SQuAD 2.0 articles in the head's ``quackie_split.json``).
+true positives, its 95 % percentile-bootstrap interval and n. ``run_quackie`` drops every input the explained head
+trained or was selected on (its lineage, :mod:`interpeval.models.lineage`). The findings are judged on paired
+differences (two methods on the same inputs), whose intervals are much narrower than those of two separate means.
 
-Profiles: ``quick`` (the main job's sizes), ``paper`` (every held-out true positive for Random, Saliency and
-SmoothGrad; IG-50, LIME and SHAP capped at 200 per cell), ``tiny`` (a smoke test: SQuAD only, 2 questions).
+Profiles: ``quick`` (the main job's QUACKIE step, see :data:`PROFILES`), ``paper`` (every held-out true positive
+for Random, Saliency and SmoothGrad; IG-50, LIME and SHAP capped at 200 per cell), ``tiny`` (a smoke test: SQuAD
+only, 2 questions).
 """
 
 from __future__ import annotations
@@ -60,11 +62,14 @@ COSTLY = ("IntegratedGradients_50", "LIME_10", "LIME_100", "SHAP_10", "SHAP_100"
 
 @dataclass(frozen=True)
 class Profile:
-    """How much of the paper to run: the datasets; the cheap methods (Random, Saliency, SmoothGrad) and their true
-    positives per dataset × classifier (None = all); the costly methods, their limit and datasets (None = all)."""
+    """How much of the paper to run: the datasets; the true positives per dataset × classifier (None = all) of the
+    headline rows (Random, Saliency) and of the other cheap methods (SmoothGrad); the costly methods, their limit and
+    datasets (None = all). Every limit takes the first true positives in file order, so a smaller limit's inputs
+    are the first of a larger one's and the methods pair on the same inputs."""
 
     datasets: tuple[str, ...]
     cheap_limit: int | None
+    rest_limit: int | None
     costly: tuple[str, ...]
     costly_limit: int | None
     costly_datasets: tuple[str, ...] | None = None
@@ -74,15 +79,19 @@ class Profile:
         """(methods, datasets, limit) in the order they run, empty ones left out: the headline rows first (with the
         ground-truth check), so that a paper profile stopped early has them."""
         rest = tuple(m for m in self.cheap if m not in HEADLINE)
-        phases = [(HEADLINE, self.datasets, self.cheap_limit), (rest, self.datasets, self.cheap_limit),
+        phases = [(HEADLINE, self.datasets, self.cheap_limit), (rest, self.datasets, self.rest_limit),
                   (self.costly, self.costly_datasets or self.datasets, self.costly_limit)]
         return [p for p in phases if p[0]]
 
 
+#: ``quick`` is the main job's QUACKIE step (it runs nothing else of QUACKIE), sized for its time budget so that the
+#: findings are decided by paired differences on the same inputs where they can be: 20 headline true positives per
+#: cell, SmoothGrad on the first 10 of them, LIME and SHAP on the first 4 of SQuAD's (8 pairs pooled over both
+#: classifiers). IG-50 (about 3.5 s per input on an idle 2-core machine) decides no finding and is left to ``paper``.
 PROFILES: dict[str, Profile] = {
-    "tiny": Profile(("SQuAD",), 2, (), None, cheap=HEADLINE),
-    "quick": Profile(tuple(DATASETS), 5, ("LIME_10", "LIME_100", "SHAP_10", "SHAP_100"), 2, ("SQuAD",)),
-    "paper": Profile(tuple(DATASETS), None, COSTLY, 200),
+    "tiny": Profile(("SQuAD",), 2, 2, (), None, cheap=HEADLINE),
+    "quick": Profile(tuple(DATASETS), 20, 10, COSTLY[1:], 4, ("SQuAD",)),
+    "paper": Profile(tuple(DATASETS), None, None, COSTLY, 200),
 }
 
 
@@ -151,7 +160,8 @@ def estimate(profile: Profile, data_dir: Path | None, only: Sequence[str] = ()) 
 
 # numbers from the store ---------------------------------------------------------------------------------------
 
-def _stored(store: Any, benchmark: str, model: str, fingerprint: str, **match: Any) -> list[dict[str, Any]] | None:
+def stored_instances(store: Any, benchmark: str, model: str, fingerprint: str,
+                     **match: Any) -> list[dict[str, Any]] | None:
     """The outputs of the latest finished run of ``benchmark`` on ``model`` and the data with ``fingerprint`` whose
     config has every ``match``."""
     found = [info for info in store.runs(benchmark) if info.model == model and info.status == "finished"
@@ -183,6 +193,7 @@ class Measured:
     models: dict[str, str]
     selection: dict[tuple[str, str], dict[str, Any]]
     scores: dict[tuple[str, str, str, str], list[dict[str, float]]]  # (ds, clf, method label, agg)
+    ids: dict[tuple[str, str, str], list[str]]  # (ds, clf, method label): the explained inputs, in score order
     checks: dict[tuple[str, str], list[dict[str, float]]]
     sentences: dict[tuple[str, str], list[tuple[int, int]]]  # (n sentences, distinct GT sentences) per kept input
 
@@ -218,7 +229,7 @@ def measure(profile: Profile, context: ReproduceContext, log: Callable[[str], No
     from interpeval.store import Store, fingerprint_files
 
     models = {label: clf.model for label, clf in CLASSIFIERS.items()}
-    measured = Measured(models, {}, {}, {}, {})
+    measured = Measured(models, {}, {}, {}, {}, {})
     phases = profile.phases()
 
     todo = _units(profile, phases, only)
@@ -239,14 +250,17 @@ def measure(profile: Profile, context: ReproduceContext, log: Callable[[str], No
                 for label in CLASSIFIERS:
                     match = {"dataset": ds, "classifier": label, "limit": limit, "official": True}
                     if names == HEADLINE:
-                        rows = _stored(store, "quackie-gt-check", models[label], fingerprint, **match) or []
+                        rows = stored_instances(store, "quackie-gt-check", models[label], fingerprint,
+                                                **match) or []
                         if rows:
                             measured.checks[(ds, label)] = [r["check"] for r in rows]
                     for method in methods(names):
-                        outputs = _stored(store, "quackie", models[label], fingerprint, method=method.label,
-                                          **match) or []
+                        outputs = stored_instances(store, "quackie", models[label], fingerprint,
+                                                   method=method.label, **match) or []
                         for scored in score_run(outputs):
                             measured.scores[(ds, label, method.label, scored.agg)] = scored.samples
+                        if outputs:
+                            measured.ids[(ds, label, method.label)] = [o["instance_id"] for o in outputs]
                         if method is RANDOM and outputs:
                             measured.sentences[(ds, label)] = [(o["n_sentences"], len(set(o["gt"])))
                                                                for o in outputs]
@@ -305,10 +319,10 @@ def _differs(measured: Measured, profile_name: str, cells: dict[str, Cell], clas
 
 
 DATA_NOTE = ("Our data: the held-out SQuAD 2.0 dev articles and SQuADShifts paragraphs of the sets given "
-             "(the shipped subsets by default, all never trained on; with --data-dir the full files, where "
-             "run_quackie as it stands drops the SQuAD 2.0 training articles of each head's quackie_split.json "
-             "but not yet the SQuADShifts paragraphs the heads trained on). The paper: every true positive of "
-             "SQuAD 2.0 dev and SQuADShifts New Wiki / NYT / Reddit / Amazon.")
+             "(the shipped subsets by default, all never trained on; with --data-dir the full files, from which "
+             "every paragraph the explained head trained or was selected on is dropped and counted, by its "
+             "lineage). The paper: every true positive of SQuAD 2.0 dev and SQuADShifts New Wiki / NYT / Reddit / "
+             "Amazon.")
 
 
 def score_table(number: str, table: dict[str, Any], measured: Measured, profile_name: str) -> PaperTable:
@@ -393,78 +407,91 @@ def _fmt(cell: Cell) -> str:
 MIN_DECIDING_N = 10
 
 
-def _ordered(claim: str, pairs: list[tuple[str, Cell, Cell]], missing: str) -> Finding:
-    """A claim that one number exceeds another in every cell: ``pairs`` of (what, should be higher, lower). It does
-    not hold where some cell is reversed with separated 95 % intervals; it holds where every mean goes the claimed
-    way; otherwise the intervals are too wide at this n to say."""
-    if not pairs:
+def paired_iou(measured: Measured, ds: str, clf: str, high: str, low: str, agg: str = "sum") -> np.ndarray:
+    """IoU ×100 of method ``high`` minus method ``low`` on each input both explained (matched by input id): the
+    paired differences whose interval is much narrower than that of two separate means."""
+    def by_id(method: str) -> dict[str, float]:
+        ids = measured.ids.get((ds, clf, method), [])
+        return {i: s["iou"] for i, s in zip(ids, measured.scores.get((ds, clf, method, agg), []), strict=False)}
+
+    first, second = by_id(high), by_id(low)
+    diff = np.asarray([100 * (first[i] - second[i]) for i in first if i in second], dtype=float)
+    return diff[np.isfinite(diff)]
+
+
+def _signed(cell: Cell) -> str:
+    return f"{cell.ours:+.1f} [{cell.low:+.1f}, {cell.high:+.1f}] n={cell.n}"
+
+
+def _paired_finding(claim: str, comparisons: list[tuple[str, dict[str, np.ndarray]]], missing: str) -> Finding:
+    """A claim that each comparison's paired difference (what should be higher minus what should be lower, on the
+    same inputs) is positive. Each comparison is decided on its differences pooled over the cells (dataset ×
+    classifier) that have both methods, once there are ``MIN_DECIDING_N`` of them: as claimed where its 95 % interval
+    lies above 0, against where it lies below. It holds when every comparison goes as claimed and no single cell of
+    ``MIN_DECIDING_N`` or more inputs goes against; it does not hold when one goes against; otherwise the intervals
+    are too wide at this n to say."""
+    comparisons = [(what, cells) for what, cells in comparisons if any(d.size for d in cells.values())]
+    if not comparisons:
         return Finding(claim, "cannot be tested here", missing)
-    wins = sum(high.ours > low.ours for _, high, low in pairs)  # type: ignore[operator]
-    decided = [(high, low) for _, high, low in pairs if min(high.n or 0, low.n or 0) >= MIN_DECIDING_N]
-    separated = sum(high.low > low.high for high, low in decided)  # type: ignore[operator]
-    reversed_ = sum(high.high < low.low for high, low in decided)  # type: ignore[operator]
-    verdict = ("does not hold" if reversed_ else "holds" if wins == len(pairs) else "cannot be tested here")
-    return Finding(claim, verdict, f"as claimed in {wins} of {len(pairs)} (intervals separated: {separated} as "
-                   f"claimed, {reversed_} against): "
-                   + "; ".join(f"{what}: {_fmt(high)} vs {_fmt(low)}" for what, high, low in pairs) + ".")
+    claimed = against = 0
+    lines = []
+    for what, cells in comparisons:
+        pooled = summary(np.concatenate([d for d in cells.values() if d.size]))
+        decided = (pooled.n or 0) >= MIN_DECIDING_N and _finite(pooled.low)
+        claimed += decided and pooled.low > 0  # type: ignore[operator]
+        against += decided and pooled.high < 0  # type: ignore[operator]
+        per_cell = {where: summary(d) for where, d in cells.items() if d.size}
+        against += sum((c.n or 0) >= MIN_DECIDING_N and _finite(c.high) and c.high < 0  # type: ignore[operator]
+                       for c in per_cell.values())
+        lines.append(f"{what}: {_signed(pooled) if _finite(pooled.low) else f'n={pooled.n}'} pooled over "
+                     f"{len(per_cell)} cells (" + ", ".join(f"{where} {c.ours:+.1f} n={c.n}"
+                                                           for where, c in per_cell.items()) + ")")
+    verdict = ("does not hold" if against else "holds" if claimed == len(comparisons) else "cannot be tested here")
+    tail = "" if verdict != "cannot be tested here" else (f"; undecided: an interval includes 0, or fewer than "
+                                                          f"{MIN_DECIDING_N} paired inputs")
+    return Finding(claim, verdict, "paired differences on the same inputs, 95 % bootstrap intervals: "
+                   + "; ".join(lines) + tail + ".")
 
 
 def finding_white_box(measured: Measured) -> Finding:
-    pairs = []
-    for ds, clf in _cells(measured):
-        saliency = _iou(measured, ds, clf, "Gradient", "sum")
-        for other in ("LIME_100", "SHAP_100"):
-            cell = _iou(measured, ds, clf, other, "sum")
-            if saliency is not None and cell is not None:
-                pairs.append((f"{ds}/{clf} Saliency vs {other}", saliency, cell))
-    return _ordered("White-box methods beat LIME/SHAP: Saliency (sum) has a higher IoU than LIME-100 and SHAP-100 "
-                    "(sum).", pairs, "LIME-100 / SHAP-100 were not run in this profile.")
+    comparisons = [(f"Saliency − {other} (sum)",
+                    {f"{ds}/{clf}": paired_iou(measured, ds, clf, "Gradient", other) for ds, clf in _cells(measured)})
+                   for other in ("LIME_100", "SHAP_100")]
+    return _paired_finding("White-box methods beat LIME/SHAP: Saliency (sum) has a higher IoU than LIME-100 and "
+                           "SHAP-100 (sum).", comparisons, "LIME-100 / SHAP-100 were not run in this profile.")
 
 
 def finding_samples(measured: Measured) -> Finding:
-    pairs = []
-    for ds, clf in _cells(measured):
-        for name in ("LIME", "SHAP"):
-            for agg in ("sum", "max"):
-                few, many = (_iou(measured, ds, clf, f"{name}_{n}", agg) for n in (10, 100))
-                if few is not None and many is not None:
-                    pairs.append((f"{ds}/{clf} {name} {agg} 100 vs 10 samples", many, few))
-    return _ordered("LIME and SHAP improve from 10 to 100 samples (IoU, sum and max).", pairs,
-                    "LIME/SHAP at 10 and 100 samples were not both run.")
+    comparisons = [(f"{name}-100 − {name}-10 ({agg})",
+                    {f"{ds}/{clf}": paired_iou(measured, ds, clf, f"{name}_100", f"{name}_10", agg)
+                     for ds, clf in _cells(measured)})
+                   for name in ("LIME", "SHAP") for agg in ("sum", "max")]
+    return _paired_finding("LIME and SHAP improve from 10 to 100 samples (IoU, sum and max).", comparisons,
+                           "LIME/SHAP at 10 and 100 samples were not both run.")
 
 
 def finding_smoothgrad(measured: Measured, margin: float = 5.0) -> Finding:
-    from interpeval.stats import bootstrap_ci
-
     claim = (f"SmoothGrad ≈ Saliency: the paired IoU difference (SmoothGrad-5 − Saliency, sum, same inputs) lies "
              f"within ±{margin:g} points.")
-    evidence, inside, outside, total = [], 0, 0, 0
-    for ds, clf in _cells(measured):
-        a, b = (measured.scores.get((ds, clf, m, "sum")) for m in ("SmoothGrad_5", "Gradient"))
-        if not a or not b or len(a) != len(b):
-            continue
-        diff = 100 * (np.array([s["iou"] for s in a]) - np.array([s["iou"] for s in b]))
-        diff = diff[np.isfinite(diff)]
-        if diff.size < 2:
-            continue
-        low, high = bootstrap_ci(diff)
-        total += 1
-        decides = diff.size >= MIN_DECIDING_N
-        inside += decides and -margin <= low and high <= margin
-        outside += decides and (high < -margin or low > margin)
-        evidence.append(f"{ds}/{clf}: {diff.mean():+.1f} [{low:+.1f}, {high:+.1f}] n={diff.size}")
-    if not total:
+    cells = {f"{ds}/{clf}": paired_iou(measured, ds, clf, "SmoothGrad_5", "Gradient") for ds, clf in _cells(measured)}
+    cells = {where: summary(d) for where, d in cells.items() if d.size >= 2}
+    if not cells:
         return Finding(claim, "cannot be tested here", "SmoothGrad and Saliency were not both run.")
-    if inside == total:
+    decided = [c for c in cells.values() if (c.n or 0) >= MIN_DECIDING_N]
+    inside = sum(-margin <= c.low and c.high <= margin for c in decided)  # type: ignore[operator]
+    outside = sum(c.high < -margin or c.low > margin for c in decided)  # type: ignore[operator]
+    if inside == len(cells):
         verdict = "holds"
     elif outside:
         verdict = "does not hold"
     else:
         verdict = "cannot be tested here"
-    text = (f"within ±{margin:g} in {inside} of {total} cells, surely outside in {outside} (cells with n ≥ "
+    text = (f"within ±{margin:g} in {inside} of {len(cells)} cells, surely outside in {outside} (cells with n ≥ "
             f"{MIN_DECIDING_N})"
             + ("" if verdict != "cannot be tested here" else " (the other intervals are too wide at this n)"))
-    return Finding(claim, verdict, text + ": " + "; ".join(evidence) + ".")
+    return Finding(claim, verdict, text + ": " + "; ".join(f"{where}: {_signed(c)}" for where, c in cells.items())
+                   + ". QUACKIE's SmoothGrad adds absolute noise (stdevs = 1.0) to the embedding output; see "
+                     "docs/reproduce.md for the noise-scale test.")
 
 
 #: a Random cell is a mean of 0/1 scores; below this n its bootstrap interval says little (all 0 is likely)
@@ -472,45 +499,56 @@ MIN_RANDOM_N = 30
 
 
 def finding_random(measured: Measured, table: dict[str, Any], population: dict[str, tuple[float, int]]) -> Finding:
+    """Cells of ``MIN_RANDOM_N`` or more are judged alone; the smaller ones together, by the paired residual of each
+    input (its Random IoU minus its expectation, distinct answer sentences / sentences), whose mean is 0 when the
+    row is what the sentence counts predict."""
     claim = ("The Random row matches the paper's, or its difference is what the sentence-count distribution predicts "
              "(E[IoU] = mean(distinct answer sentences / sentences)).")
     paper = table["rows"]["Random"]
-    evidence, explained, total, few = [], 0, 0, []
+    evidence, explained, total, few, residuals = [], 0, 0, [], []
     for column, value in paper.items():
         ds, clf = _column(column)
         cell = _iou(measured, ds, clf, "Random", "random") if ds else None
         if cell is None or cell.ours is None or not _finite(cell.low):
             continue
+        sentences = measured.sentences.get((ds, clf), [])
+        expected = 100 * expected_random_iou(sentences)
+        whole, n_whole = population.get(ds, (math.nan, 0))
+        contains = cell.low <= value <= cell.high  # type: ignore[operator]
+        line = (f"{column}: ours {_fmt(cell)}, paper {value:g} ({'inside' if contains else 'outside'}); expected "
+                f"from our sentence counts {expected:.1f}; over every answerable question of the file {whole:.1f} "
+                f"(n={n_whole})")
         if (cell.n or 0) < MIN_RANDOM_N:
-            few.append(f"{column} (n={cell.n})")
+            scores = measured.scores[(ds, clf, "Random", "random")]
+            residuals += [100 * (s["iou"] - g / n) for s, (n, g) in zip(scores, sentences, strict=True)]
+            few.append(line)
             continue
         total += 1
-        expected = 100 * expected_random_iou(measured.sentences.get((ds, clf), []))
-        contains = cell.low <= value <= cell.high  # type: ignore[operator]
-        predicted = cell.low <= expected <= cell.high  # type: ignore[operator]
-        explained += contains or predicted
-        whole, n_whole = population.get(ds, (math.nan, 0))
-        evidence.append(f"{column}: ours {_fmt(cell)}, paper {value:g} ({'inside' if contains else 'outside'}); "
-                        f"expected from our sentence counts {expected:.1f}; over every answerable question of the "
-                        f"file {whole:.1f} (n={n_whole})")
-    skipped = f" Not decided at n < {MIN_RANDOM_N}: {', '.join(few)}." if few else ""
+        explained += contains or cell.low <= expected <= cell.high  # type: ignore[operator]
+        evidence.append(line)
+    text = f"{explained} of {total} cells of n ≥ {MIN_RANDOM_N} contain the paper's value or the expectation from " \
+           f"our sentence counts" + (": " + "; ".join(evidence) if evidence else "") + "."
+    if len(residuals) >= MIN_RANDOM_N:
+        pooled = summary(residuals)
+        total += 1
+        fits = pooled.low <= 0 <= pooled.high  # type: ignore[operator]
+        explained += fits
+        text += (f" The {len(few)} smaller cells together: Random IoU minus its expectation per input "
+                 f"{_signed(pooled)} ({'contains' if fits else 'excludes'} 0): " + "; ".join(few) + ".")
+    elif few:
+        text += f" Not decided at n < {MIN_RANDOM_N}: " + "; ".join(few) + "."
     if not total:
-        return Finding(claim, "cannot be tested here", f"no cell has {MIN_RANDOM_N} or more inputs.{skipped}")
-    verdict = "holds" if explained == total else "does not hold"
-    return Finding(claim, verdict, f"{explained} of {total} cells contain the paper's value or the expectation from "
-                                   "our sentence counts: " + "; ".join(evidence) + "." + skipped)
+        return Finding(claim, "cannot be tested here", text)
+    return Finding(claim, "holds" if explained == total else "does not hold", text)
 
 
 def finding_answer_sentence(measured: Measured) -> Finding:
-    pairs = []
-    for (ds, clf), checks in sorted(measured.checks.items()):
-        without = summary([c["p_without_gt"] - c["p_full"] for c in checks])
-        only = summary([c["p_only_gt"] - c["p_full"] for c in checks])
-        if _finite(without.low) and _finite(only.low):
-            pairs.append((f"{ds}/{clf} change with the answer sentence only vs removed", only, without))
-    return _ordered("The answer sentence carries the prediction: removing it lowers P(answerable) more than keeping "
-                    "it alone does (the paper's check that the ground truth is right).", pairs,
-                    "fewer than 2 checked inputs per cell.")
+    cells = {f"{ds}/{clf}": 100 * np.asarray([c["p_only_gt"] - c["p_without_gt"] for c in checks], dtype=float)
+             for (ds, clf), checks in sorted(measured.checks.items())}
+    return _paired_finding("The answer sentence carries the prediction: removing it lowers P(answerable) more than "
+                           "keeping it alone does (the paper's check that the ground truth is right).",
+                           [("P(answerable) ×100 with the answer sentence only − with it removed", cells)],
+                           "no input was checked.")
 
 
 def _finite(value: float | None) -> bool:
