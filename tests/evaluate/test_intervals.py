@@ -106,6 +106,20 @@ def test_bootstrap_equals_scipy_percentile_bootstrap(n, seed, level):
                                                        pytest.approx(ref.high, rel=1e-12))
 
 
+def test_bootstrap_sharing_its_resamples_gives_a_fresh_generators_interval_bit_for_bit():
+    # the resample indices of one n are drawn once and shared by every interval of that n (a table's columns);
+    # each interval is still exactly what a fresh seeded generator gives, in any order, kept or too big to keep
+    def fresh(values, seed=0):
+        means = values[np.random.default_rng(seed).integers(0, values.size, size=(2000, values.size))].mean(axis=1)
+        return tuple(float(q) for q in np.quantile(means, [(1 - 0.95) / 2, (1 + 0.95) / 2]))
+
+    rng = np.random.default_rng(3)
+    samples = [rng.normal(0, 1, n) for n in (40, 40, 7, 40, 1001, 7)] + [rng.normal(0, 1, 1001) * 3]
+    for x in samples + samples[::-1]:
+        assert bootstrap_ci(x) == fresh(x) and bootstrap_ci(x, seed=2) == fresh(x, seed=2)
+    assert stats._KEPT_RESAMPLES < 1001 * 2000  # the last ones were drawn afresh
+
+
 @pytest.mark.parametrize("k, n", [(0, 7), (3, 10), (8, 10), (60, 60), (517, 1000)])
 def test_wilson_equals_scipy(k, n):
     ref = scipy_stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")

@@ -9,14 +9,19 @@ metrics get the generic per-run leaderboard.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
-from collections.abc import Iterable, Sequence
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
 
+import interpeval
 from interpeval.stats import mean_ci
 from interpeval.store import RunInfo, Store
 
@@ -389,6 +394,35 @@ def highlight(text: str, spans: Iterable[tuple[int, int, str]]) -> list[dict[str
 
 # leaderboards ----------------------------------------------------------------------------------------------
 
+def per_run(store: Store, run: RunInfo, name: str, compute: Callable[[], Any]) -> Any:
+    """``compute()`` of one run (JSON: e.g. its leaderboard rows with their bootstrap intervals), computed once per
+    revision of the run and version of the code, and kept in the store: a leaderboard recomputed after a server
+    start or another run's write reads every other run's part back instead of scoring it again."""
+    code = code_fingerprint()
+    found, value = store.run_view(run, name, code)
+    if found:
+        return value
+    value = compute()
+    store.keep_run_view(run, name, code, value)
+    return value
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """A hash of interpeval's source files and of the package of every plug-in's views (a benchmark outside
+    interpeval): what a kept view was computed by, so that changed code computes it again."""
+    files = set(Path(__file__).resolve().parents[1].rglob("*.py"))
+    for part in plugin_views():
+        module = part if isinstance(part, ModuleType) else sys.modules.get(getattr(part, "__module__", ""))
+        source = getattr(module, "__file__", None)
+        if source:
+            files.update(Path(source).resolve().parent.rglob("*.py"))
+    digest = hashlib.sha256(interpeval.__version__.encode())
+    for path in sorted(files):
+        digest.update(str(path.name).encode() + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def held_out(model: str) -> str | None:
     """The model card's held-out scores, as one line, for trained zoo heads: every held-out test of the card (what,
     n, scores, the trivial baseline's), or the card's older single ``metrics`` block."""
@@ -429,16 +463,12 @@ def generic_leaderboards(store: Store, skip: Iterable[str]) -> list[dict[str, An
     for info in store.runs():
         if info.benchmark in skip:
             continue
-        per: dict[str, list[float]] = {}
-        for m in store.metrics(info.id):
-            if m["instance_id"] != "" and m["value"] is not None:
-                per.setdefault(f"{m['group']}/{m['name']}" if m["group"] else m["name"], []).append(m["value"])
-        if not per:
+        cells = per_run(store, info, "generic.leaderboard", lambda info=info: _mean_cells(store, info.id))
+        if not cells:
             continue
-        names.setdefault(info.benchmark, set()).update(per)
+        names.setdefault(info.benchmark, set()).update(cells)
         by_benchmark.setdefault(info.benchmark, []).append(
-            {"run_id": info.id, "model": info.model, "run": _method_label(info.config) or f"run {info.id}",
-             **{k: _cell(mean_ci(v)) for k, v in per.items()}})
+            {"run_id": info.id, "model": info.model, "run": _method_label(info.config) or f"run {info.id}", **cells})
     out = []
     for benchmark, rows in by_benchmark.items():
         stats = sorted(names[benchmark])
@@ -449,6 +479,15 @@ def generic_leaderboards(store: Store, skip: Iterable[str]) -> list[dict[str, An
                     "key_columns": ["model", "run"], "stats": stats, "rows": rows,
                     "models": sorted({r["model"] for r in rows}), "how": HOW_TO_READ, "baseline": ""})
     return out
+
+
+def _mean_cells(store: Store, run_id: int) -> dict[str, dict[str, Any]]:
+    """Per metric (``group/name``) of a run: the mean of its per-instance values, n and 95 % bootstrap interval."""
+    per: dict[str, list[float]] = {}
+    for m in store.metrics(run_id):
+        if m["instance_id"] != "" and m["value"] is not None:
+            per.setdefault(f"{m['group']}/{m['name']}" if m["group"] else m["name"], []).append(m["value"])
+    return {k: _cell(mean_ci(v)) for k, v in per.items()}
 
 
 def evaluate_leaderboard(store: Store) -> dict[str, Any] | None:

@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS runs (
     status TEXT NOT NULL,
     created_at REAL NOT NULL,
     finished_at REAL,
-    elapsed_s REAL NOT NULL DEFAULT 0
+    elapsed_s REAL NOT NULL DEFAULT 0,
+    revision INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS instances (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -53,6 +54,14 @@ CREATE TABLE IF NOT EXISTS metrics (
     value REAL,
     PRIMARY KEY (run_id, instance_id, grp, name)
 );
+CREATE TABLE IF NOT EXISTS run_views (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    revision INTEGER NOT NULL,
+    code TEXT NOT NULL,
+    value_json TEXT NOT NULL,
+    PRIMARY KEY (run_id, name)
+);
 CREATE TABLE IF NOT EXISTS paper_reports (
     paper TEXT NOT NULL,
     profile TEXT NOT NULL,
@@ -66,10 +75,17 @@ CREATE TABLE IF NOT EXISTS paper_reports (
 
 EXPORT_SUFFIXES = (".csv", ".json", ".parquet")
 
+#: every write of a run's instances or metrics, by this code or any other writer of the file, counts up the run's
+#: ``revision``: what is kept of a run (``run_views``) is valid for one revision
+_REVISION_TRIGGERS = tuple(
+    f"CREATE TRIGGER IF NOT EXISTS {table}_{event.lower()}_revises AFTER {event} ON {table} BEGIN "
+    f"UPDATE runs SET revision = revision + 1 WHERE id = {row}.run_id; END"
+    for table in ("instances", "metrics") for event, row in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")))
+
 #: the layout this code writes, kept in SQLite's ``user_version``. Version 1 is every store written before versions
 #: were recorded (main up to d35c524: ``user_version`` 0 with a ``runs`` table); each step in :data:`MIGRATIONS`
 #: brings a store from the version before it, in one transaction, when the store is opened.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def _invites_join_studies(conn: sqlite3.Connection) -> None:
@@ -85,7 +101,14 @@ def _paper_reports(conn: sqlite3.Connection) -> None:
     conn.execute(_SCHEMA[_SCHEMA.index("CREATE TABLE IF NOT EXISTS paper_reports"):].rstrip().rstrip(";"))
 
 
-MIGRATIONS = {2: _invites_join_studies, 3: _paper_reports}
+def _run_revisions(conn: sqlite3.Connection) -> None:
+    """4: each run counts its writes (``runs.revision``, kept by triggers) and what views compute of one run is kept
+    per revision (``run_views``: e.g. its leaderboard rows and intervals, computed once)."""
+    if "revision" not in {r[1] for r in conn.execute("PRAGMA table_info(runs)")}:
+        conn.execute("ALTER TABLE runs ADD COLUMN revision INTEGER NOT NULL DEFAULT 0")
+
+
+MIGRATIONS = {2: _invites_join_studies, 3: _paper_reports, 4: _run_revisions}
 
 _recorders: list[set[int]] = []
 _recorders_lock = threading.Lock()
@@ -205,6 +228,8 @@ class RunInfo:
     finished_at: float | None
     elapsed_s: float
     n_instances: int
+    revision: int = 0
+    """How many writes of its instances and metrics the run has had: what is kept of it is valid for one."""
 
 
 class StoreUnavailable(InterpevalError):
@@ -251,6 +276,7 @@ class Store:
         self.path = check_store_path(Path(path) if path is not None else default_store_path())
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._timeout = lock_timeout()
+        self._kept_changes = 0
         self._conn = sqlite3.connect(self.path, timeout=self._timeout, isolation_level=None,
                                      check_same_thread=False)
         try:
@@ -284,6 +310,8 @@ class Store:
                     conn.execute(statement)
             for step in range(version + 1, SCHEMA_VERSION + 1):
                 MIGRATIONS[step](conn)
+            for trigger in _REVISION_TRIGGERS:
+                conn.execute(trigger)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     @property
@@ -296,8 +324,10 @@ class Store:
 
     def version(self) -> tuple[int, int]:
         """A value that changes whenever the store's content may have changed: a commit by any other connection
-        (SQLite's ``data_version``) or a change made through this one (``total_changes``). Caches key on it."""
-        return int(self._conn.execute("PRAGMA data_version").fetchone()[0]), self._conn.total_changes
+        (SQLite's ``data_version``) or a change made through this one (``total_changes``, less the rows it kept in
+        ``run_views``: keeping what was computed of the content changes no content). Caches key on it."""
+        return (int(self._conn.execute("PRAGMA data_version").fetchone()[0]),
+                self._conn.total_changes - self._kept_changes)
 
     def __enter__(self) -> Store:
         return self
@@ -346,7 +376,7 @@ class Store:
     def runs(self, benchmark: str | None = None) -> list[RunInfo]:
         query = ("SELECT r.id, r.benchmark, r.config_json, r.config_hash, r.model, r.data_fingerprint, r.code_version,"
                  " r.status, r.created_at, r.finished_at, r.elapsed_s,"
-                 " (SELECT COUNT(*) FROM instances i WHERE i.run_id = r.id) FROM runs r")
+                 " (SELECT COUNT(*) FROM instances i WHERE i.run_id = r.id), r.revision FROM runs r")
         args: tuple[Any, ...] = ()
         if benchmark is not None:
             query += " WHERE r.benchmark = ?"
@@ -382,6 +412,32 @@ class Store:
             "SELECT instance_id, grp, name, value FROM metrics WHERE run_id = ?" + where +
             " ORDER BY instance_id, grp, name", args).fetchall()
         return [{"instance_id": iid, "group": grp, "name": name, "value": value} for iid, grp, name, value in rows]
+
+    def run_view(self, run: RunInfo, name: str, code: str) -> tuple[bool, Any]:
+        """``(True, value)`` kept by :meth:`keep_run_view` for this run at its revision and ``code``, else
+        ``(False, None)``."""
+        row = self._conn.execute("SELECT value_json FROM run_views WHERE run_id = ? AND name = ? AND revision = ?"
+                                 " AND code = ?", (run.id, name, run.revision, code)).fetchone()
+        return (False, None) if row is None else (True, json.loads(row[0]))
+
+    def keep_run_view(self, run: RunInfo, name: str, code: str, value: Any) -> bool:
+        """Keep ``value`` (JSON, NaN allowed) computed of ``run`` at its revision by ``code``, replacing an older one;
+        False, keeping nothing, where the store cannot be written at once (a read-only file, another writer's
+        lock): keeping is an optimisation, never a wait."""
+        payload = json.dumps(value)
+        before = self._conn.total_changes
+        try:
+            self._conn.execute("PRAGMA busy_timeout = 0")
+            with self.transaction() as conn:
+                conn.execute("INSERT OR REPLACE INTO run_views (run_id, name, revision, code, value_json)"
+                             " SELECT id, ?, ?, ?, ? FROM runs WHERE id = ? AND revision = ?",
+                             (name, run.revision, code, payload, run.id, run.revision))
+        except (sqlite3.OperationalError, StoreUnavailable):
+            return False
+        finally:
+            self._conn.execute(f"PRAGMA busy_timeout = {int(self._timeout * 1000)}")
+            self._kept_changes += self._conn.total_changes - before
+        return True
 
     def put_paper_report(self, paper: str, profile: str, report: dict[str, Any], run_ids: Iterable[int]) -> None:
         """Keep a paper's reproduction (``PaperReport.to_json()``) and the runs it was built from; a rerun of the

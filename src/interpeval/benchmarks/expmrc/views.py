@@ -8,7 +8,7 @@ from typing import Any
 
 from interpeval.benchmarks.expmrc.data import dev_path, load_dataset
 from interpeval.report.static import _fmt, _groups, is_reference, like_with_like
-from interpeval.report.views import _cell, highlight
+from interpeval.report.views import _cell, highlight, per_run
 from interpeval.stats import mean_ci
 from interpeval.store import RunInfo, Store, fingerprint_files
 
@@ -22,18 +22,23 @@ COVERS = ("expmrc",)
 METRIC_SCALE = {"expmrc": 100.0}
 
 
+def expmrc_row(store: Store, info: RunInfo) -> dict[str, Any]:
+    """One run's leaderboard row: its mean F1s ×100 with 95 % bootstrap intervals over its questions."""
+    per: dict[str, list[float]] = {}
+    for m in store.metrics(info.id):
+        if m["instance_id"] != "" and m["value"] is not None:
+            per.setdefault(m["name"], []).append(m["value"])
+    return {"run_id": info.id, "subset": info.config.get("subset", ""),
+            "system": info.config.get("label") or info.config.get("system", ""), "model": info.model,
+            **{name: _cell(mean_ci(per.get(key, [])), 100)
+               for name, key in (("ANS", "answer"), ("EVI", "evidence"), ("ALL", "all"))}}
+
+
 def expmrc_leaderboard(store: Store) -> dict[str, Any] | None:
     rows, models = [], set()
     for info in store.runs("expmrc"):
-        per: dict[str, list[float]] = {}
-        for m in store.metrics(info.id):
-            if m["instance_id"] != "" and m["value"] is not None:
-                per.setdefault(m["name"], []).append(m["value"])
         models.add(info.model)
-        rows.append({"run_id": info.id, "subset": info.config.get("subset", ""),
-                     "system": info.config.get("label") or info.config.get("system", ""), "model": info.model,
-                     **{name: _cell(mean_ci(per.get(key, [])), 100)
-                        for name, key in (("ANS", "answer"), ("EVI", "evidence"), ("ALL", "all"))}})
+        rows.append(per_run(store, info, "expmrc.leaderboard", lambda info=info: expmrc_row(store, info)))
     if not rows:
         return None
     return {"benchmark": "expmrc", "title": "ExpMRC Table 3 layout: answer, evidence and overall F1 ×100",

@@ -12,7 +12,7 @@ import numpy as np
 from interpeval.benchmarks.quackie.data import dataset_path, load_squad
 from interpeval.benchmarks.quackie.score import score_run
 from interpeval.report.static import _fmt, like_with_like
-from interpeval.report.views import _cell, heat_tokens
+from interpeval.report.views import _cell, heat_tokens, per_run
 from interpeval.stats import mean_ci
 from interpeval.store import RunInfo, Store, fingerprint_files
 
@@ -26,17 +26,22 @@ COVERS = ("quackie", "quackie-selection", "quackie-gt-check")
 NO_EXAMPLES = ("quackie-selection", "quackie-gt-check")
 
 
+def quackie_rows(store: Store, info: RunInfo) -> list[dict[str, Any]]:
+    """One run's leaderboard rows, one per aggregation: IoU, HPD and SNR ×100 with 95 % bootstrap intervals."""
+    method = info.config.get("method") or {}
+    label = method.get("label") or method.get("explainer") or "?" if isinstance(method, dict) else str(method)
+    return [{"run_id": info.id, "dataset": info.config.get("dataset", ""),
+             "classifier": info.config.get("classifier", ""), "method": scored.method,
+             **{name: _cell(mean_ci([s[k] for s in scored.samples]), 100)
+                for name, k in (("IoU", "iou"), ("HPD", "hpd"), ("SNR", "snr"))}}
+            for scored in score_run(store.instances(info.id), label)]
+
+
 def quackie_leaderboard(store: Store) -> dict[str, Any] | None:
     rows, models = [], set()
     for info in store.runs("quackie"):
-        method = info.config.get("method") or {}
-        label = method.get("label") or method.get("explainer") or "?" if isinstance(method, dict) else str(method)
         models.add(info.model)
-        for scored in score_run(store.instances(info.id), label):
-            rows.append({"run_id": info.id, "dataset": info.config.get("dataset", ""),
-                         "classifier": info.config.get("classifier", ""), "method": scored.method,
-                         **{name: _cell(mean_ci([s[k] for s in scored.samples]), 100)
-                            for name, k in (("IoU", "iou"), ("HPD", "hpd"), ("SNR", "snr"))}})
+        rows += per_run(store, info, "quackie.leaderboard", lambda info=info: quackie_rows(store, info))
     if not rows:
         return None
     return {"benchmark": "quackie", "title": "QUACKIE leaderboard (Table 2 layout: IoU, HPD, SNR ×100, k = 1)",
