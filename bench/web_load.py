@@ -4,7 +4,9 @@ cache mode measured side by side in one run on a copy of a results store (the or
 For each mode a fresh server (``interpeval serve``'s app under uvicorn, one process) serves the copy. Every page is
 first fetched once, in order, before anything else touched it (its first view: the view computed and the page
 rendered); then ``--concurrency`` requests for it are sent at once from one asyncio client over loopback and each
-one's latency is recorded. The pages: home, runs, leaderboards (HTML, JSON, CSV), probing, the paper-vs-ours page,
+one's latency is recorded. In the first mode every page's first view is then taken again after another process
+wrote an unrelated run (a copy of the first ExpMRC run: the leaderboards score that run alone, the other runs' rows
+are kept in the store) and after a server restart. The pages: home, runs, leaderboards (HTML, JSON, CSV), probing, the paper-vs-ours page,
 and for every benchmark in the store its first run's page and that run's first instance page. Modes (``--modes``):
 ``pages`` (as shipped: finished pages kept per store version and served from the event loop), ``views`` (only the
 views kept; every page rendered again in the thread pool — the previous design) and ``none`` (nothing kept).
@@ -153,7 +155,36 @@ def first_view(url: str, path: str) -> tuple[float, int]:
     return time.perf_counter() - started, response.status_code
 
 
-def measure(store: Path, mode: str, n: int, client: str = "httpx") -> dict[str, dict[str, float]]:
+def write_unrelated_run(store: Path) -> int:
+    """Another process's write: a copy of the store's first ExpMRC run (else its first run) as a new run, instances
+    and metrics, through the store API; the id of the new run."""
+    from interpeval.store import Store
+
+    with Store(store) as opened:
+        source = (opened.runs("expmrc") or opened.runs())[0]
+        run = opened.run(source.benchmark, {**source.config, "label": "web_load.py copy"}, source.model,
+                         source.data_fingerprint)
+        metrics: dict[str, dict[str, float]] = {}
+        for m in opened.metrics(source.id):
+            if m["instance_id"] and m["value"] is not None:
+                metrics.setdefault(m["instance_id"], {})[m["name"]] = m["value"]
+        for output in opened.instances(source.id):
+            instance_id = output.pop("instance_id")
+            run.record(instance_id, output, metrics.get(instance_id))
+        run.finish()
+        return run.id
+
+
+def stop(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    proc.wait(30)
+
+
+def measure(store: Path, mode: str, n: int, client: str = "httpx", again: bool = False
+            ) -> dict[str, dict[str, float]]:
+    """Per page: its first view, p50 / p95 of ``n`` concurrent GETs and the server's CPU per request; with
+    ``again``, its first view after another process wrote an unrelated run (``after_write_s``) and after the server
+    was restarted (``restart_s``)."""
     print(f"mode {mode}: {load()} before", flush=True)
     proc, url = start(store, mode)
     try:
@@ -171,11 +202,18 @@ def measure(store: Path, mode: str, n: int, client: str = "httpx") -> dict[str, 
             out[path] = {"first_s": firsts[path][0], "status": firsts[path][1], "p50": percentile(latencies, 50),
                          "p95": percentile(latencies, 95), "wall": wall, "failed": failed,
                          "cpu_ms": (server_cpu(proc.pid) - cpu) * 1000 / n}
+        if again:
+            print(f"mode {mode}: run {write_unrelated_run(store)} written by another process", flush=True)
+            for path in paths:
+                out[path]["after_write_s"] = first_view(url, path)[0]
+            stop(proc)
+            proc, url = start(store, mode)
+            for path in paths:
+                out[path]["restart_s"] = first_view(url, path)[0]
         print(f"mode {mode}: {load()} after", flush=True)
         return out
     finally:
-        proc.terminate()
-        proc.wait(30)
+        stop(proc)
 
 
 def main() -> None:
@@ -200,15 +238,18 @@ def main() -> None:
             instances = conn.execute("SELECT COUNT(*) FROM instances").fetchone()[0]
         print(f"store: {args.store or 'made here'} (copy: {runs} runs, {instances} instances, "
               f"{store.stat().st_size / 1e6:.1f} MB); {args.concurrency} concurrent GETs per page, loopback, client {args.client}")
-        results = {mode: measure(store, mode, args.concurrency, args.client) for mode in modes}
+        results = {mode: measure(store, mode, args.concurrency, args.client, again=i == 0)
+                   for i, mode in enumerate(modes)}
     head, *others = modes
-    print(f"mode {head}: first view, p50 / p95 of {args.concurrency} concurrent GETs (s), server CPU per request (ms)"
+    print(f"mode {head}: first view (the store's first open by this version: migrated, nothing kept), first view "
+          f"after another process wrote a run, first view after a server restart, p50 / p95 of {args.concurrency} "
+          "concurrent GETs (s), server CPU per request (ms)"
           + "".join(f"; then the same for mode {m} and its p95 / {head}'s" for m in others))
-    print(f"{'page':<40} {'status':>6} {'first':>7} {'p50':>7} {'p95':>7} {'cpu ms':>6}"
+    print(f"{'page':<40} {'status':>6} {'first':>7} {'write':>7} {'restart':>7} {'p50':>7} {'p95':>7} {'cpu ms':>6}"
           + "".join(f" | {m[:5] + ' first':>11} {'p50':>7} {'p95':>7} {'cpu ms':>6} {'p95 ×':>6}" for m in others))
     for path, row in results[head].items():
-        line = (f"{path[:40]:<40} {row['status']:>6} {row['first_s']:7.3f} {row['p50']:7.3f} {row['p95']:7.3f} "
-                f"{row['cpu_ms']:6.2f}")
+        line = (f"{path[:40]:<40} {row['status']:>6} {row['first_s']:7.3f} {row['after_write_s']:7.3f} "
+                f"{row['restart_s']:7.3f} {row['p50']:7.3f} {row['p95']:7.3f} {row['cpu_ms']:6.2f}")
         failed = row["failed"]
         for mode in others:
             other = results[mode].get(path)

@@ -4,7 +4,8 @@
   sentences and one hostile text (``<script>``), recorded as the CLI records them;
 - a ``quackie`` run over the first answerable questions of the vendored SQuAD part (sentence scores from the
   Random baseline, the ground truth from the real builder);
-- an ``expmrc`` run over vendored SQuAD-ExpMRC dev questions scored by the official scorer;
+- an ``expmrc`` run over vendored SQuAD-ExpMRC dev questions scored by the official scorer, and an answer model's
+  stored outputs (``expmrc-answers``, the tiny extractive-QA model with an evidence head) with two systems on them;
 - a ``probing`` run with experiments in the grid's output shape for 2 languages × 2 categories × 3 layers;
 - a real masked-LM (``plm_rationale``) run of the tiny masked LM with saliency over a golden file written beside the
   store (an original and its perturbed twin), which stores no words: the pages rebuild them from that file;
@@ -84,6 +85,7 @@ def seed_store(path: Path) -> dict[str, int]:
                        {"answer": answer, "evidence": evidence, "all": answer * evidence})
         run.finish()
         ids["expmrc"] = run.id
+        ids.update(_expmrc_model_runs(store, path.parent))
 
         # the two TrustAI golden records (original id 0, perturbed id 100) as the masked-LM benchmark stores them
         run = store.run("plm_rationale", {"explainer": "saliency", "golden": "trustai.json"}, model="tiny-masked-lm",
@@ -122,6 +124,27 @@ def seed_store(path: Path) -> dict[str, int]:
                                    store=store, data="sst2-dev-3").run_id
     ids.update(_iqs_runs(path))
     return ids
+
+
+def _expmrc_model_runs(store, folder: Path) -> dict[str, int]:
+    """An answer model's stored outputs (``expmrc-answers``: the tiny extractive-QA model with an evidence head on 4
+    SQuAD-ExpMRC dev questions) and two systems scored on them (MSS; the evidence head), as ``expmrc baselines``
+    records them."""
+    import dataclasses
+
+    from interpeval.benchmarks.expmrc.data import dev_path, load_dataset
+    from interpeval.benchmarks.expmrc.run import SYSTEMS, run_systems, stored_outputs
+    from interpeval.models import tiny
+
+    full = load_dataset(dev_path("squad"))
+    dataset = dataclasses.replace(full, questions=full.questions[:4])
+    model = tiny("extractive-qa", evidence_head=True)
+    outputs = stored_outputs(model, model.name, dataset, store)
+    run_systems({"squad": dataset}, {"squad": model.name}, lambda d: outputs, folder / "expmrc-out", store,
+                systems=tuple(s for s in SYSTEMS if s.key in ("mss", "pseudo")))
+    (answers,) = store.runs("expmrc-answers")
+    return {"expmrc_answers": answers.id, **{f"expmrc_{info.config['system']}": info.id
+                                             for info in store.runs("expmrc") if info.model == model.name}}
 
 
 PLM_GOLDEN = [("the capital of france is [MASK] .", [1, 3]), ("the capital city of france is [MASK] .", [1, 2, 4])]

@@ -435,3 +435,79 @@ def test_the_paper_page_shows_paper_vs_ours_and_findings(browser, server, reprod
     listed.find_element("css selector", ".run-ids a").click()
     wait_for(lambda: "/runs/" in browser.current_url)
     assert "toy" in browser.find_element("tag name", "body").text
+
+
+def test_an_expmrc_answer_models_instance_page_shows_question_passage_evidence_and_f1s(browser, site):
+    from interpeval.benchmarks.expmrc.data import dev_path, load_dataset
+    from interpeval.store import Store
+
+    server, path, ids = site
+    with Store(path) as store:
+        first = store.instances(ids["expmrc_answers"])[0]
+        stored = {m["name"]: m["value"] for m in store.metrics(ids["expmrc_pseudo"], first["instance_id"])}
+    question = {q.qid: q for q in load_dataset(dev_path("squad")).questions}[first["instance_id"]]
+    browser.get(f"{server.url}/runs/{ids['expmrc_answers']}")
+    browser.find_element("css selector", "#instance-table tbody a").click()
+    wait_for(lambda: "/instances/" in browser.current_url)
+    assert browser.find_element("css selector", ".input-text").text == question.question
+    assert browser.find_element("css selector", ".gold-answer").text == " | ".join(dict.fromkeys(question.answers))
+    assert browser.find_element("css selector", ".prediction").text == first["text"].strip()
+    gold = " ".join(m.text for m in browser.find_elements("css selector", ".passage mark.hl.gold"))
+    assert question.evidences[0] in gold  # the gold evidence marked in the passage
+    assert browser.find_element("css selector", ".gold-evidence").text.split("\n")[0] == question.evidences[0]
+    assert browser.find_element("css selector", ".predicted-evidence").text == (first["evidence"].strip() or "–")
+    scores = [c.text for c in browser.find_elements("css selector", ".evidence-facts td.score")]
+    assert scores == [f"{stored[k]:.3f}" for k in ("answer", "evidence", "all")]  # as the scorer stored them
+    systems = browser.find_elements("css selector", "table.systems tr")[1:]
+    assert [r.find_elements("tag name", "td")[1].text for r in systems] == ["MSS",
+                                                                            "Pseudo-data training (evidence head)"]
+    shot(browser, "instance-expmrc-answers")
+
+
+def test_leaderboards_show_every_table_with_the_apis_numbers(browser, site):
+    import httpx
+
+    server, _, _ = site
+    tables = httpx.get(f"{server.url}/api/leaderboards", timeout=30).json()
+    browser.get(f"{server.url}/leaderboards")
+    assert [s.get_attribute("id") for s in browser.find_elements("css selector", "section.board")] == [
+        f"board-{t['benchmark']}" for t in tables]
+    expmrc = next(t for t in tables if t["benchmark"] == "expmrc")
+    rows = browser.find_elements("css selector", "#board-expmrc tbody tr")
+    assert len(rows) == len(expmrc["rows"])
+    for row, data in zip(rows, expmrc["rows"], strict=True):
+        cell = row.find_elements("tag name", "td")[len(expmrc["key_columns"])]  # ANS: value [low, high]
+        assert cell.text.split(" ")[0] == f"{data['ANS']['value']:.1f}"
+    shot(browser, "leaderboards")
+
+
+def test_quackie_side_by_side_rows_each_name_their_own_scores(browser, server, seeded, tmp_path):
+    import sqlite3
+
+    from interpeval.store import Store
+
+    path, ids = seeded
+    copy = tmp_path / "quackie.sqlite"
+    with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    with Store(copy) as store:
+        info = store.get_run(ids["quackie"])
+        gradient = store.run("quackie", {**info.config, "method": {"label": "Gradient", "explainer": "saliency"}},
+                             model=info.model, data_fingerprint=info.data_fingerprint)
+        first = store.instances(info.id)[0]
+        gradient.record(first["instance_id"], {**first, "scores": {
+            "sum": [float(i) for i in range(first["n_sentences"])],
+            "max": [float(-i) for i in range(first["n_sentences"])]}})
+    site = server(copy)
+    browser.get(f"{site.url}/runs/{info.id}/instances/{first['instance_id']}")  # from the Random run
+    rows = browser.find_elements("css selector", "table.quackie-sentences tr")
+    assert [(r.find_element("css selector", ".explainer").text, r.find_element("css selector", ".scored-by").text)
+            for r in rows] == [("Random", "random scores (no explainer, nothing aggregated)"),
+                               ("Gradient", "token scores aggregated by sum")]
+    assert "aggregated with" not in browser.find_element("tag name", "body").text
+    shot(browser, "instance-quackie-side-by-side-from-random")
+    browser.get(f"{site.url}/runs/{gradient.id}/instances/{first['instance_id']}?agg=max")
+    rows = browser.find_elements("css selector", "table.quackie-sentences tr")
+    assert [r.find_element("css selector", ".scored-by").text for r in rows] == [
+        "token scores aggregated by max", "random scores (no explainer, nothing aggregated)"]
+    assert browser.find_element("css selector", "p.muted .scored-by").text == "token scores aggregated by max"

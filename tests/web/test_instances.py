@@ -45,6 +45,40 @@ def test_masked_lm_instance_shows_sentence_gold_prediction_and_rationale(client,
     assert 'class="gold-answer">paris<' in page and f'class="prediction">{stored["top_k"][0]}' in page
 
 
+def test_an_answer_models_instance_shows_question_passage_evidence_gold_prediction_and_its_f1s(client, seeded):
+    from interpeval.benchmarks.expmrc.data import dev_path, load_dataset
+
+    path, ids = seeded
+    with Store(path) as store:
+        outputs = store.instances(ids["expmrc_answers"])
+        stored = {run: {(m["instance_id"], m["name"]): m["value"] for m in store.metrics(ids[run])}
+                  for run in ("expmrc_mss", "expmrc_pseudo")}
+    questions = {q.qid: q for q in load_dataset(dev_path("squad")).questions}
+    assert len(outputs) == 4
+    for output in outputs:
+        qid, question = output["instance_id"], questions[output["instance_id"]]
+        view = client.get(f"/api/runs/{ids['expmrc_answers']}/instances/{qid}").json()
+        facts, evidence = view["facts"], view["evidence"]
+        assert (facts["text"], facts["prediction"]) == (question.question, output["text"])
+        assert facts["gold"].split(" | ") == list(dict.fromkeys(question.answers))
+        assert evidence["gold_evidence"] == list(dict.fromkeys(question.evidences))
+        marked = "".join(p["text"] for p in evidence["pieces"] if "gold" in p["cls"].split())
+        assert marked and all(e in marked for e in question.evidences if e in question.context)
+        assert evidence["evidence"] == output["evidence"]
+        # the F1s of this answer and evidence-head span are what the official scorer stored for the systems that
+        # used them: MSS took the answer, the evidence-head row the answer and the span
+        scores = evidence["scores"]
+        assert scores["answer F1"] == stored["expmrc_mss"][(qid, "answer")] == stored["expmrc_pseudo"][(qid, "answer")]
+        assert scores["evidence F1"] == stored["expmrc_pseudo"][(qid, "evidence")]
+        assert scores["all (answer × evidence)"] == stored["expmrc_pseudo"][(qid, "all")]
+        assert [(r["run_id"], r["f1"]["evidence"]) for r in evidence["systems"]] == [
+            (ids[run], stored[run][(qid, "evidence")]) for run in ("expmrc_mss", "expmrc_pseudo")]
+    page = client.get(f"/runs/{ids['expmrc_answers']}/instances/{outputs[0]['instance_id']}").text
+    for shown in ("input-text", "gold-answer", "prediction", "gold-evidence", "predicted-evidence", 'class="hl gold',
+                  "table class=\"plain systems\""):
+        assert shown in page
+
+
 def test_iqs_explainers_side_by_side_on_one_colour_scale(client, seeded, seed_facts):
     from interpeval.benchmarks.iqs.tasks import get_task, load_samples
 
@@ -196,6 +230,12 @@ def test_quackie_explainers_are_shown_side_by_side_on_one_scale(seeded, tmp_path
         assert alphas == pytest.approx([abs(v) / shown["scale"] for v in values], abs=1e-3)
     page = client.get(f"/runs/{info.id}/instances/{first['instance_id']}").text
     assert page.count("<tr", page.index('class="side quackie-sentences"')) >= 2 and "2 explainers side by side" in page
+    # opened from the Random run, each row names how its own scores were made (the Gradient run stored "sum" only)
+    assert [(r["agg"], r["scored_by"]) for r in shown["rows"]] == [
+        ("random", "random scores (no explainer, nothing aggregated)"), ("sum", "token scores aggregated by sum")]
+    assert "aggregated with" not in page and page.count("token scores aggregated by sum") == 1
+    from_gradient = client.get(f"/api/runs/{gradient.id}/instances/{first['instance_id']}").json()["sentences"]
+    assert [(r["label"], r["agg"]) for r in from_gradient["rows"]] == [("Gradient", "sum"), ("Random", "random")]
 
 
 def test_swagger_ui_is_served_from_the_installed_package(client):

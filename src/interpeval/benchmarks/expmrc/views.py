@@ -82,20 +82,89 @@ def _find_all(text: str, needle: str, cls: str) -> list[tuple[int, int, str]]:
     return [] if start < 0 else [(start, start + len(needle), cls)]
 
 
+def _question(info: RunInfo, instance_id: str) -> Any:
+    """The run's question (from its vendored dev file when its content matches the run's), else None."""
+    return _expmrc_questions(str(info.config.get("subset", "")), info.data_fingerprint).get(instance_id)
+
+
+def _predicted(info: RunInfo, output: dict[str, Any]) -> dict[str, Any]:
+    """What was predicted: a system's answer (text, or label for multiple choice) and evidence, or an answer model's
+    answer and its evidence head's span (``expmrc-answers``; None without one)."""
+    if info.benchmark == "expmrc-answers":
+        return {"answer": output.get("label") or output.get("text"), "evidence": output.get("evidence")}
+    return {"answer": output.get("answer"), "evidence": output.get("evidence")}
+
+
 def expmrc_evidence(info: RunInfo, output: dict[str, Any]) -> dict[str, Any]:
-    """The passage with the gold evidence and the predicted evidence (and answer) highlighted."""
-    question = _expmrc_questions(str(info.config.get("subset", "")), info.data_fingerprint).get(output["instance_id"])
-    predicted = {"answer": output.get("answer"), "evidence": output.get("evidence")}
+    """The passage with the gold evidence and the predicted evidence (and answer) highlighted; for an answer model's
+    run, its answer and evidence F1 by the official scorer (a system's run stores its own)."""
+    question = _question(info, output["instance_id"])
+    predicted = _predicted(info, output)
     if question is None:
         return {"available": False, **predicted}
     spans = [s for ev in (question.evidences or ()) for s in _find_all(question.context, ev, "gold")]
     spans += _find_all(question.context, str(predicted["evidence"] or ""), "pred")
-    return {"available": True, "question": question.question, "answers": list(question.answers),
+    view = {"available": True, "question": question.question, "answers": list(question.answers),
             "options": list(question.options), "pieces": highlight(question.context, spans),
-            "gold_evidence": list(question.evidences or ()), **predicted}
+            "gold_evidence": list(dict.fromkeys(question.evidences or ())), "scores": {}, **predicted}
+    if info.benchmark == "expmrc-answers":
+        view["scores"] = question_scores(info, question, predicted)
+    return view
+
+
+def question_scores(info: RunInfo, question: Any, predicted: dict[str, Any]) -> dict[str, float | None]:
+    """Answer, evidence and overall F1 (0–1) of one prediction, as the official scorer computes them per question
+    (:func:`interpeval.benchmarks.expmrc.score.evaluate`); evidence None where nothing was predicted or the file
+    has no reference evidence."""
+    from interpeval import metrics
+
+    official = bool(info.config.get("official", True))
+    if question.options:
+        answer = metrics.get("expmrc_choice_match")(question.answers[0], predicted["answer"])
+    else:
+        answer = metrics.get("expmrc_f1")(question.answers, str(predicted["answer"]), official=official)
+    evidence = None if predicted["evidence"] is None or question.evidences is None else \
+        metrics.get("expmrc_f1")(question.evidences, predicted["evidence"], official=official)
+    return {"answer F1": answer, "evidence F1": evidence,
+            "all (answer × evidence)": None if evidence is None else answer * evidence}
+
+
+def instance_facts(store: Store, info: RunInfo, output: dict[str, Any], facts: dict[str, Any]) -> None:
+    """The question, its gold answer(s) (a multiple-choice label with its option) and the predicted answer."""
+    question = _question(info, output["instance_id"])
+    answer = _predicted(info, output)["answer"]
+    facts["prediction"] = answer
+    if question is None:
+        return
+    facts["text"] = question.question
+    if question.options:
+        facts["gold"] = f"{question.answers[0]} ({question.gold_option})"
+        facts["correct"] = answer == question.answers[0]
+    else:
+        facts["gold"] = " | ".join(dict.fromkeys(question.answers))  # each reference once
+
+
+def systems_on(store: Store, info: RunInfo, instance_id: str) -> list[dict[str, Any]]:
+    """Every ExpMRC system run on this question with the same answer model and data (gold-answer rows, whose
+    model is ``gold``, left out): its predicted answer and evidence and its stored per-question F1s."""
+    rows = []
+    for other in store.runs("expmrc"):
+        if other.model != info.model or other.data_fingerprint != info.data_fingerprint or \
+                other.config.get("subset") != info.config.get("subset"):
+            continue
+        output = store.instance(other.id, instance_id)
+        if output is None:
+            continue
+        scores = {m["name"]: m["value"] for m in store.metrics(other.id, instance_id)}
+        rows.append({"run_id": other.id, "this": other.id == info.id,
+                     "system": other.config.get("label") or other.config.get("system", ""),
+                     "answer": output.get("answer"), "evidence": output.get("evidence"),
+                     "f1": {k: scores.get(k) for k in ("answer", "evidence", "all")}})
+    return rows
 
 
 def instance_view(store: Store, info: RunInfo, output: dict[str, Any], view: dict[str, Any]) -> None:
-    """An ExpMRC question's passage with the evidence marked."""
-    if info.benchmark == "expmrc":
-        view["evidence"] = expmrc_evidence(info, output)
+    """An ExpMRC question's passage with the evidence marked, and every system run on it with the same model."""
+    view["evidence"] = expmrc_evidence(info, output)
+    systems = systems_on(store, info, output["instance_id"])
+    view["evidence"]["systems"] = systems if [r for r in systems if not r["this"]] else []

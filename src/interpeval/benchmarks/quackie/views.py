@@ -98,18 +98,28 @@ def quackie_sentences(info: RunInfo, output: dict[str, Any], agg: str | None = N
     scored = []
     for run, out in [(info, output), *others]:
         by_agg = out.get("scores") or {}
-        scores = by_agg.get(agg) or by_agg.get("random") or (next(iter(by_agg.values())) if by_agg else [])
-        scored.append((run, scores if len(scores) == len(texts) else [math.nan] * len(texts)))
-    scale = max((abs(v) for _, scores in scored for v in scores if np.isfinite(v)), default=0.0) or None
+        used = agg if agg in by_agg else next(iter(by_agg), None)  # a run without the page's: its own first
+        scores = by_agg.get(used) or []
+        scored.append((run, used, scores if len(scores) == len(texts) else [math.nan] * len(texts)))
+    scale = max((abs(v) for _, _, scores in scored for v in scores if np.isfinite(v)), default=0.0) or None
     rows = []
-    for run, scores in scored:
+    for run, used, scores in scored:
         heat = heat_tokens(texts, scores, scale=scale)
         top = int(np.nanargmax(scores)) if np.isfinite(scores).any() else None
-        rows.append({"run_id": run.id, "label": _label(run), "this": run.id == info.id,
+        rows.append({"run_id": run.id, "label": _label(run), "this": run.id == info.id, "agg": used,
+                     "scored_by": scored_by(used),
                      "sentences": [{**h, "text": t, "gt": i in gt, "top": i == top}
                                    for i, (t, h) in enumerate(zip(texts, heat, strict=True))]})
     return {"available": True, "question": question.question, "title": question.title, "aggs": aggs, "agg": agg,
             "sentences": rows[0]["sentences"], "rows": rows, "scale": scale, "gt": sorted(gt)}
+
+
+def scored_by(agg: str | None) -> str:
+    """How a row's sentence scores were made: the Random baseline draws them, an explainer's token scores are
+    aggregated per sentence (``sum``, ``max`` …)."""
+    if agg is None:
+        return "no scores stored"
+    return "random scores (no explainer, nothing aggregated)" if agg == "random" else f"token scores aggregated by {agg}"
 
 
 def _label(info: RunInfo) -> str:
