@@ -253,7 +253,7 @@ class Server:
                                          stdout=log, stderr=subprocess.STDOUT, text=True)
         import httpx
 
-        deadline = time.time() + 30
+        deadline = time.time() + 90  # a start takes seconds, but tens of them on a loaded 2-core machine
         while time.time() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()}")
@@ -263,7 +263,7 @@ class Server:
             except httpx.HTTPError:
                 time.sleep(0.1)
         self.stop()
-        raise RuntimeError("server did not start in 30 s")
+        raise RuntimeError("server did not start in 90 s")
 
     def __enter__(self) -> Server:
         return self

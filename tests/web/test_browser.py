@@ -328,6 +328,11 @@ def test_iqs_instance_page_shows_three_explainers_side_by_side(browser, site, se
     assert browser.find_element("css selector", ".gold-answer").text in ("positive", "negative")
     assert browser.find_element("css selector", ".prediction").text.split()[0] in ("positive", "negative")
     assert browser.find_element("css selector", ".legend .scale").text  # one scale for all, and its value
+    from interpeval.store import Store
+
+    with Store(site[1]) as store:
+        stored = store.instance(run, browser.current_url.rsplit("/instances/", 1)[1].replace("%3A", ":"))
+    assert browser.find_element("css selector", ".input-text").text.split() == stored["words"]  # the input's text
     shot(browser, "instance-iqs-side-by-side")
     browser.get(f"{server.url}/runs/{run}")
     shot(browser, "run-instance-table")
@@ -389,6 +394,27 @@ def test_an_old_store_opens_in_the_browser(browser, server, tmp_path):
     browser.get(f"{old.url}/studies/1")
     assert "answered before the migration" in browser.find_element("id", "items").text
     shot(browser, "old-store-study")
+
+
+def test_a_store_from_7c644cb_opens_in_the_browser_with_its_leaderboard_numbers(browser, server, tmp_path):
+    import shutil
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    store = tmp_path / "v3.sqlite"
+    shutil.copy(fixtures / "store-v3.sqlite", store)
+    before = json.loads((fixtures / "store-v3-leaderboards.json").read_text())  # what 7c644cb computed of it
+    for restart in (False, True):  # computed and kept by the first server, read back by the second
+        site = server(store)
+        browser.get(f"{site.url}/leaderboards")
+        for benchmark, stats, column in (("expmrc", ("ANS", "EVI", "ALL"), "ALL"), ("quackie", ("IoU", "HPD", "SNR"),
+                                                                                 "IoU")):
+            cells = [r.find_elements("tag name", "td")[3 + stats.index(column)]  # after the 3 key columns
+                     for r in browser.find_elements("css selector", f"#board-{benchmark} tbody tr")]
+            assert [c.text for c in cells] == [f"{r[column]['value']:.1f} [{r[column]['low']:.1f}, "
+                                               f"{r[column]['high']:.1f}]" for r in before[benchmark]]
+        if not restart:
+            site.stop()
+    shot(browser, "old-store-v3-leaderboards")
 
 
 def test_an_evaluate_run_reads_as_explainer_by_metric(browser, site):
