@@ -23,6 +23,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 
@@ -38,8 +39,6 @@ def _sst2_lines() -> list[str]:
 
 def seed_store(path: Path) -> dict[str, int]:
     from interpeval import explain
-    from interpeval.benchmarks.expmrc.data import Prediction, dev_path, load_dataset
-    from interpeval.benchmarks.expmrc.score import evaluate
     from interpeval.benchmarks.quackie.baseline import random_sentence_scores
     from interpeval.benchmarks.quackie.build import build_instances
     from interpeval.benchmarks.quackie.data import dataset_path, load_squad
@@ -71,20 +70,8 @@ def seed_store(path: Path) -> dict[str, int]:
         run.finish()
         ids["quackie"] = run.id
 
-        dataset = load_dataset(dev_path("squad"))
-        questions = dataset.questions[:5]
-        predictions = {q.qid: Prediction(q.answers[0], (q.evidences or ("",))[0] if i % 2 == 0 else q.context[:40])
-                       for i, q in enumerate(questions)}
-        result = evaluate(dataset, predictions, stderr=io.StringIO())  # the official scorer, per question
-        run = store.run("expmrc", {"system": "gold-answer-first", "label": "gold answer, alternating evidence",
-                                   "subset": "squad", "official": True},
-                        model="gold", data_fingerprint=fingerprint_files(dataset.path))
-        for q in questions:
-            answer, evidence = result.answer[q.qid], result.evidence[q.qid]
-            run.record(q.qid, {"answer": predictions[q.qid].answer, "evidence": predictions[q.qid].evidence},
-                       {"answer": answer, "evidence": evidence, "all": answer * evidence})
-        run.finish()
-        ids["expmrc"] = run.id
+        ids["expmrc"] = expmrc_gold_run(store, 5, lambda i: i % 2 == 1, 40, "gold-answer-first",
+                                        "gold answer, alternating evidence")
         ids.update(_expmrc_model_runs(store, path.parent))
 
         # the two TrustAI golden records (original id 0, perturbed id 100) as the masked-LM benchmark stores them
@@ -124,6 +111,29 @@ def seed_store(path: Path) -> dict[str, int]:
                                    store=store, data="sst2-dev-3").run_id
     ids.update(_iqs_runs(path))
     return ids
+
+
+def expmrc_gold_run(store, n: int, wrong: Callable[[int], bool], cut: int, system: str, label: str) -> int:
+    """An ``expmrc`` run of the gold answers on the first ``n`` SQuAD-ExpMRC dev questions, scored per question by
+    the official scorer; the evidence is the gold one except where ``wrong(i)`` (i from 0), where it is the
+    passage's first ``cut`` characters. Also used by tests/fixtures/make_store_v3.py."""
+    from interpeval.benchmarks.expmrc.data import Prediction, dev_path, load_dataset
+    from interpeval.benchmarks.expmrc.score import evaluate
+    from interpeval.store import fingerprint_files
+
+    dataset = load_dataset(dev_path("squad"))
+    questions = dataset.questions[:n]
+    predictions = {q.qid: Prediction(q.answers[0], q.context[:cut] if wrong(i) else (q.evidences or ("",))[0])
+                   for i, q in enumerate(questions)}
+    result = evaluate(dataset, predictions, stderr=io.StringIO())  # the official scorer, per question
+    run = store.run("expmrc", {"system": system, "label": label, "subset": "squad", "official": True},
+                    model="gold", data_fingerprint=fingerprint_files(dataset.path))
+    for q in questions:
+        answer, evidence = result.answer[q.qid], result.evidence[q.qid]
+        run.record(q.qid, {"answer": predictions[q.qid].answer, "evidence": predictions[q.qid].evidence},
+                   {"answer": answer, "evidence": evidence, "all": answer * evidence})
+    run.finish()
+    return run.id
 
 
 def _expmrc_model_runs(store, folder: Path) -> dict[str, int]:
@@ -185,6 +195,32 @@ def _iqs_runs(path: Path) -> dict[str, int]:
 def seeded(tmp_path_factory) -> tuple[Path, dict[str, int]]:
     path = tmp_path_factory.mktemp("web") / "results.sqlite"
     return path, seed_store(path)
+
+
+@pytest.fixture
+def quackie_pair(seeded, tmp_path):
+    """A copy of the seeded store with a second QUACKIE run beside the Random one: "Gradient" (same model,
+    classifier, data and settings) scoring every question's sentences 0, 1, 2 … by ``sum`` (the last one top) and
+    0, −1, −2 … by ``max``. Returns the copy's path, the Random run's RunInfo, the Gradient run's id and the
+    Random run's outputs."""
+    import sqlite3
+
+    from interpeval.store import Store
+
+    path, ids = seeded
+    copy = tmp_path / "quackie-pair.sqlite"
+    with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
+        source.backup(target)
+    with Store(copy) as store:
+        info = store.get_run(ids["quackie"])
+        outputs = store.instances(info.id)
+        gradient = store.run("quackie", {**info.config, "method": {"label": "Gradient", "explainer": "saliency"}},
+                             model=info.model, data_fingerprint=info.data_fingerprint)
+        for out in outputs:  # a real run's shape: one score per sentence and aggregation
+            n = out["n_sentences"]
+            gradient.record(out["instance_id"], {**out, "scores": {"sum": [float(i) for i in range(n)],
+                                                                   "max": [float(-i) for i in range(n)]}})
+    return copy, info, gradient.id, outputs
 
 
 @pytest.fixture(scope="session")

@@ -507,23 +507,8 @@ def test_leaderboards_show_every_table_with_the_apis_numbers(browser, site):
     shot(browser, "leaderboards")
 
 
-def test_quackie_side_by_side_rows_each_name_their_own_scores(browser, server, seeded, tmp_path):
-    import sqlite3
-
-    from interpeval.store import Store
-
-    path, ids = seeded
-    copy = tmp_path / "quackie.sqlite"
-    with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
-        source.backup(target)
-    with Store(copy) as store:
-        info = store.get_run(ids["quackie"])
-        gradient = store.run("quackie", {**info.config, "method": {"label": "Gradient", "explainer": "saliency"}},
-                             model=info.model, data_fingerprint=info.data_fingerprint)
-        first = store.instances(info.id)[0]
-        gradient.record(first["instance_id"], {**first, "scores": {
-            "sum": [float(i) for i in range(first["n_sentences"])],
-            "max": [float(-i) for i in range(first["n_sentences"])]}})
+def test_quackie_side_by_side_rows_each_name_their_own_scores(browser, server, quackie_pair):
+    copy, info, gradient, (first, *_) = quackie_pair
     site = server(copy)
     browser.get(f"{site.url}/runs/{info.id}/instances/{first['instance_id']}")  # from the Random run
     rows = browser.find_elements("css selector", "table.quackie-sentences tr")
@@ -532,7 +517,7 @@ def test_quackie_side_by_side_rows_each_name_their_own_scores(browser, server, s
                                ("Gradient", "token scores aggregated by sum")]
     assert "aggregated with" not in browser.find_element("tag name", "body").text
     shot(browser, "instance-quackie-side-by-side-from-random")
-    browser.get(f"{site.url}/runs/{gradient.id}/instances/{first['instance_id']}?agg=max")
+    browser.get(f"{site.url}/runs/{gradient}/instances/{first['instance_id']}?agg=max")
     rows = browser.find_elements("css selector", "table.quackie-sentences tr")
     assert [r.find_element("css selector", ".scored-by").text for r in rows] == [
         "token scores aggregated by max", "random scores (no explainer, nothing aggregated)"]

@@ -199,20 +199,10 @@ def test_leaderboards_name_every_held_out_test_of_the_head_behind_them():
     assert views.held_out("tiny-sequence-classification") is None  # no card: nothing claimed
 
 
-def test_quackie_explainers_are_shown_side_by_side_on_one_scale(seeded, tmp_path):
-    path, ids = seeded
-    copy = tmp_path / "copy.sqlite"
-    with sqlite3.connect(path) as source, sqlite3.connect(copy) as target:
-        source.backup(target)
+def test_quackie_explainers_are_shown_side_by_side_on_one_scale(quackie_pair):
+    copy, info, gradient, outputs = quackie_pair
+    scores = {out["instance_id"]: [float(i) for i in range(out["n_sentences"])] for out in outputs}  # Gradient's sum
     with Store(copy) as store:
-        info = store.get_run(ids["quackie"])
-        outputs = store.instances(info.id)
-        gradient = store.run("quackie", {**info.config, "method": {"label": "Gradient", "explainer": "saliency"}},
-                             model=info.model, data_fingerprint=info.data_fingerprint)
-        scores = {}
-        for out in outputs:  # a real run's shape: one score per sentence and aggregation, the last sentence top
-            scores[out["instance_id"]] = [float(i) for i in range(out["n_sentences"])]
-            gradient.record(out["instance_id"], {**out, "scores": {"sum": scores[out["instance_id"]]}})
         other = store.run("quackie", {**info.config, "classifier": "other", "method": {"label": "Other"}},
                           model=info.model, data_fingerprint=info.data_fingerprint)
         other.record(outputs[0]["instance_id"], outputs[0])  # another classifier: not the same setting
@@ -220,7 +210,7 @@ def test_quackie_explainers_are_shown_side_by_side_on_one_scale(seeded, tmp_path
     client = TestClient(create_app(copy))
     shown = client.get(f"/api/runs/{info.id}/instances/{first['instance_id']}").json()["sentences"]
     assert [(r["run_id"], r["label"], r["this"]) for r in shown["rows"]] == [(info.id, "Random", True),
-                                                                            (gradient.id, "Gradient", False)]
+                                                                            (gradient, "Gradient", False)]
     random_scores = first["scores"]["random"]
     assert shown["scale"] == pytest.approx(max(max(map(abs, random_scores)), first["n_sentences"] - 1))
     for row, values in zip(shown["rows"], (random_scores, scores[first["instance_id"]]), strict=True):
@@ -230,11 +220,11 @@ def test_quackie_explainers_are_shown_side_by_side_on_one_scale(seeded, tmp_path
         assert alphas == pytest.approx([abs(v) / shown["scale"] for v in values], abs=1e-3)
     page = client.get(f"/runs/{info.id}/instances/{first['instance_id']}").text
     assert page.count("<tr", page.index('class="side quackie-sentences"')) >= 2 and "2 explainers side by side" in page
-    # opened from the Random run, each row names how its own scores were made (the Gradient run stored "sum" only)
+    # opened from the Random run, each row names how its own scores were made (Gradient's first aggregation: sum)
     assert [(r["agg"], r["scored_by"]) for r in shown["rows"]] == [
         ("random", "random scores (no explainer, nothing aggregated)"), ("sum", "token scores aggregated by sum")]
     assert "aggregated with" not in page and page.count("token scores aggregated by sum") == 1
-    from_gradient = client.get(f"/api/runs/{gradient.id}/instances/{first['instance_id']}").json()["sentences"]
+    from_gradient = client.get(f"/api/runs/{gradient}/instances/{first['instance_id']}").json()["sentences"]
     assert [(r["label"], r["agg"]) for r in from_gradient["rows"]] == [("Gradient", "sum"), ("Random", "random")]
 
 

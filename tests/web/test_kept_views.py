@@ -9,6 +9,7 @@ import shutil
 import sqlite3
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from interpeval.benchmarks.expmrc import views as expmrc_views
@@ -96,6 +97,8 @@ def test_keeping_changes_no_store_version_and_never_waits_for_a_lock(v3_store, m
         assert store.keep_run_view(run, "test.view", "code", {"x": float("nan")})
         assert store.version() == version
         assert store.run_view(run, "test.view", "code")[0] and not store.run_view(run, "test.view", "other")[0]
+        assert store.keep_run_view(run, "numpy", "code", {"mean": np.float64(0.25), "n": np.int64(3)})
+        assert store.run_view(run, "numpy", "code") == (True, {"mean": 0.25, "n": 3})
         other = sqlite3.connect(v3_store, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")  # another process writing
         try:

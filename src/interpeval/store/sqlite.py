@@ -424,7 +424,7 @@ class Store:
         """Keep ``value`` (JSON, NaN allowed) computed of ``run`` at its revision by ``code``, replacing an older one;
         False, keeping nothing, where the store cannot be written at once (a read-only file, another writer's
         lock): keeping is an optimisation, never a wait."""
-        payload = json.dumps(value)
+        payload = json.dumps(value, default=_to_jsonable)  # numpy numbers as plain ones, like instance outputs
         before = self._conn.total_changes
         try:
             self._conn.execute("PRAGMA busy_timeout = 0")
