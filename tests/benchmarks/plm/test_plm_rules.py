@@ -188,14 +188,68 @@ def test_reflexive_needs_an_antecedent_that_fixes_its_form(tmp_path):
     assert drops["reflexive: antecedent does not fix the form (name, 'you', person noun)"] == 2
 
 
-def test_copa_masks_a_content_noun_not_the_connective(data_dir):
+def test_copa_masks_the_premise_noun_the_causal_link_picks(data_dir):
     from interpeval.benchmarks.plm.reasoning import reasoning_items
 
-    items = reasoning_items(data_dir, "en")["copa_content"]
-    first = items[0]  # COPA dev 1: "My body cast a shadow over the grass." cause "The sun was rising."
-    assert first.text() == "My body cast a shadow over the grass because the [MASK] was rising ."
-    assert first.answer == "sun" and "because" in [first.words[i] for i in first.rationale]
-    assert all(it.answer not in ("because", "so") for it in items)
+    items = {it.text(): it for it in reasoning_items(data_dir, "en")["copa_repeat"]}
+    chandelier = items["The chandelier shattered on the floor because the [MASK] dropped from the ceiling ."]
+    assert chandelier.answer == "chandelier" and "because" in [chandelier.words[i] for i in chandelier.rationale]
+    assert {"chandelier", "floor"} <= {chandelier.words[i] for i in chandelier.rationale}  # both candidates
+    assert items["The gardener pulled the weeds , so the [MASK] came out of the soil ."].answer == "weeds"
+    # COPA dev 1 ("… because the [sun] was rising"): the premise has no sun, the slot is open (moon, light …)
+    assert not any(text.startswith("My body cast a shadow") for text in items)
+    zh = {it.text(): it.answer for it in reasoning_items(data_dir, "zh")["copa_repeat"]}
+    assert zh == {"那个女孩把钱交给了收银员，所以收银员把找的钱给了那个[MASK]。": "女孩",
+                  "这个国家发现了新的土地，所以这个国家殖民了这片[MASK]。": "土地"}  # not "[女人]拒绝了他": 她 fits
+
+
+@pytest.mark.parametrize(("lang", "premise", "question", "alternative", "reason"), [
+    # round 6's open slots: the masked noun was new to the premise, and a synonym or another word fits as well
+    ("en", "The farmland needed irrigation.", "effect", "A canal was constructed.", "open slot"),
+    ("en", "The scientist conducted an experiment.", "effect", "She discovered a new species.", "open slot"),
+    ("en", "The swimmer dove into the water.", "cause", "He wanted to reach the ocean floor.", "open slot"),
+    ("zh", "停电了。", "effect", "我拿出了手电筒。", "open slot"),
+    ("zh", "那辆车撞上了树。", "cause", "司机遇到了一起事故。", "open slot"),
+    # a repeated noun in a bare subject slot: a pronoun fits as naturally (她拒绝了他)
+    ("zh", "男人向女人表白了。", "effect", "女人拒绝了他。", "open slot"),
+    # the premise names one thing: nothing for the causal link to decide between
+    ("en", "The vase broke.", "cause", "The vase fell off the shelf.", "names one thing"),
+])
+def test_copa_drops_what_the_causal_link_does_not_fix(lang, premise, question, alternative, reason):
+    from interpeval.benchmarks.plm.reasoning import copa_item
+
+    assert reason in copa_item(lang, premise, question, alternative)
+
+
+def test_copa_lower_cases_an_alternative_that_moves_after_the_connective():
+    from interpeval.benchmarks.plm.reasoning import copa_item
+
+    item = copa_item("en", "The pond froze over for the winter.", "effect", "People skated on the pond.")
+    assert item.text() == "The pond froze over for the winter , so people skated on the [MASK] ."
+
+
+def test_replacement_never_unties_a_repeated_answer():
+    # the premise's copy of the answer is the tie that fixes it: Rep. must not turn 女孩 into 姑娘 there
+    from interpeval.benchmarks.plm.reasoning import copa_item
+
+    item = copa_item("zh", "那个女孩把钱交给了收银员。", "effect", "收银员把找的钱给了那个女孩。")
+    partner = replace(item)
+    assert partner is None or partner.words.count("女孩") == 2
+    for made in partners(item):
+        assert made.answer == "女孩" and "女孩" in made.words[:made.mask]
+
+
+def test_knowledge_year_statement_inverts_with_its_year():
+    made = en_statement("When did Tugh Temur die?", "1332")
+    from interpeval.benchmarks.plm.knowledge import en_date_or_place
+
+    words, mask, rule = made
+    words[mask] = "1332"
+    item = en_date_or_place(Item("en", "knowledge", words, mask, [0, 1, 2], f"{rule}+statement_content", {}))
+    assert transform(item).text() == "In the year [MASK] , Tugh Temur died ."
+    located = Item("en", "knowledge", ["Stalag", "XVIII-D", "was", "located", "in", "Maribor", "."], 5, [0, 1, 3],
+                   "wh_passive+statement_content", {})
+    assert en_date_or_place(located) is located and transform(located) is None  # not "In [MASK] , … was located ."
 
 
 def test_computation_keeps_problems_of_at_most_two_operators():
@@ -342,7 +396,7 @@ def test_chinese_replacement_never_renames_a_named_thing():
 
 def _en_knowledge(question, answer):
     """The statement an English question becomes, or the reason it is dropped (rules and gates alike)."""
-    from interpeval.benchmarks.plm.knowledge import _item
+    from interpeval.benchmarks.plm.knowledge import _item, en_date_or_place
 
     made = en_statement(question, answer)
     if isinstance(made, str):
@@ -350,19 +404,18 @@ def _en_knowledge(question, answer):
     words, mask, rule = made
     words[mask] = answer
     item = _item("en", words, mask, None, rule, {})
+    item = item if isinstance(item, str) else en_date_or_place(item)
     return item if isinstance(item, str) else " ".join(item.words)
 
 
 @pytest.mark.parametrize(("question", "answer", "statement"), [
     # each accepted shape, converted as tested here
     ("Who founded the Muslim Brotherhood?", "Hassan al Banna", "Hassan al Banna founded the Muslim Brotherhood ."),
-    ("In what year was the Muslim Brotherhood founded?", "1928", "The Muslim Brotherhood was founded in 1928 ."),
-    ("What year did Tugh Temur die?", "1332", "Tugh Temur died in 1332 ."),
-    ("When did the Syrian Civil War begin?", "March 2011", "The Syrian Civil War began in March 2011 ."),
-    ("Where was Tamara de Lempicka born?", "Warsaw", "Tamara de Lempicka was born in Warsaw ."),
-    ("In what city was Tamara de Lempicka born?", "Warsaw", "Tamara de Lempicka was born in Warsaw ."),
-    ("Who was the founder of the Oracle Corporation?", "Larry Ellison",
-     "The founder of the Oracle Corporation was Larry Ellison ."),
+    ("In what year was the Muslim Brotherhood founded?", "1928",
+     "The Muslim Brotherhood was founded in the year 1928 ."),
+    ("What year did Tugh Temur die?", "1332", "Tugh Temur died in the year 1332 ."),
+    ("When was the Lijnbaan first opened?", "1953", "The Lijnbaan was first opened in the year 1953 ."),
+    ("Where was Stalag XVIII-D located?", "Maribor", "Stalag XVIII-D was located in Maribor ."),
     ("Who was the first administrator of the Federal Energy Office?", "William E. Simon",
      "The first administrator of the Federal Energy Office was William E. Simon ."),
     ("What was the capital of the Ottoman empire?", "Istanbul", "The capital of the Ottoman empire was Istanbul ."),
@@ -387,6 +440,13 @@ def test_knowledge_accepts_one_answer_relations(question, answer, statement):
     ("When were some of Luther's best-known works published?", "1520", "part of a set"),
     ("When was the the White House office building completed?", "1898", "repeated"),
     ("When was the National Highway Designated Act signed?", "November 28, 1995", "year or a month"),
+    # this round: "in [MASK]" after an event takes a year and a place alike ("Yesun Temur died in [Shangdu]": 1328)
+    ("Where did Yesun Temur die?", "Shangdu", "a year fits the slot as well"),
+    ("Where was Tamara de Lempicka born?", "Warsaw", "a year fits the slot as well"),
+    ("When did the Syrian Civil War begin?", "March 2011", "a place fits the slot as well"),
+    # an entity named only by common words: which University Library, which Summer Theatre?
+    ("When was the University Library founded?", "1816", "only by common words"),
+    ("Where was the Summer Theatre located?", "Saxon Garden", "only by common words"),
     ("When was Otto von Bismarck appointed?", "1862", "one-time event"),
 ])
 def test_knowledge_drops_relations_and_answers_that_are_not_one(question, answer, reason):
@@ -482,22 +542,44 @@ def test_insertion_lower_cases_an_imperative_but_not_a_name():
     assert insert_or_delete(bill).words[3] == "Bill"
 
 
-def test_computation_drops_an_unknown_in_a_denominator(tmp_path):
+def _computation_source(tmp_path, rows):
     import json
+
+    folder = tmp_path / "plm_rationale" / "mwp"
+    for name in ("alg514", "dolphin1878"):
+        for part in ("trainset", "validset", "testset"):
+            (folder / name).mkdir(parents=True, exist_ok=True)
+            (folder / name / f"{part}.json").write_text(json.dumps(rows if part == "trainset" else []))
+    return tmp_path
+
+
+def test_computation_drops_a_ratio_across_units_and_marks_operation_words(tmp_path):
+    from collections import Counter
+
+    from interpeval.benchmarks.plm.computation import computation_items
+
+    # round 6: Dolphin's "the ratio of 28 days to 4 weeks" has the answer 7 (it is 1: the units were not converted)
+    rows = [{"id": 1, "original_text": "find the ratio of 28 days to 4 weeks .", "equation": "x=28/4", "ans": [7.0]},
+            {"id": 2, "original_text": "find the ratio of 12 apples to 4 apples .", "equation": "x=12/4", "ans": [3.0]},
+            {"id": 3, "original_text": "A number doubled is 14 . What is the number ?", "equation": "x=14/2",
+             "ans": [7.0]}]
+    drops = Counter()
+    items = computation_items(_computation_source(tmp_path, rows), "en", drops)["mwp_answer"]
+    assert drops["computation: a ratio of quantities in two units (the source's answer ignores the conversion)"] == 2
+    assert [it.answer for it in items] == ["3", "7"] * 2
+    assert "doubled" in [items[1].words[i] for i in items[1].rationale]  # round 6: the operation word was missing
+
+
+def test_computation_drops_an_unknown_in_a_denominator(tmp_path):
     from collections import Counter
 
     from interpeval.benchmarks.plm.computation import computation_items
 
     # this round's sample: "the sum of a number and ten times its reciprocal equals seven" — x + 10/x = 7: 2 and 5
-    folder = tmp_path / "plm_rationale" / "mwp"
     rows = [{"id": 1, "original_text": "the sum of a number and ten times its reciprocal equals seven ? What is this "
              "number ?", "equation": "m+10.0/m=7.0", "ans": [2.0]}]
-    for name in ("alg514", "dolphin1878"):
-        for part in ("trainset", "validset", "testset"):
-            (folder / name).mkdir(parents=True, exist_ok=True)
-            (folder / name / f"{part}.json").write_text(json.dumps(rows if part == "trainset" else []))
     drops = Counter()
-    assert not any(computation_items(tmp_path, "en", drops).values())
+    assert not any(computation_items(_computation_source(tmp_path, rows), "en", drops).values())
     assert drops["computation: a square or an unknown in a denominator (a quadratic has two answers)"] == 2
 
 

@@ -211,6 +211,8 @@ def _en_substitute(item: Item, i: int) -> str | None:
 
 def _zh_substitute(item: Item, i: int) -> str | None:
     word = item.words[i]
+    if word == item.answer:  # the premise's copy of a reasoning answer: replacing it unties the answer
+        return None
     before = "".join(item.words[:i])
     if before.count("《") > before.count("》"):  # a title: 《现代食品工程》 is not 《现代食物工程》
         return None
@@ -310,10 +312,12 @@ def _statement_inversion(item: Item) -> Item | None:
         subject = [(i, _moved(item, i)) for i in range(be)]
         return derive(item, [(m, words[m]), (be, words[be]), *subject, (len(words) - 1, ".")], "transform",
                       "statement_inversion")
-    if item.rule.startswith(("wh_do", "wh_passive")) and m == len(words) - 2 and words[m - 1] == "in" and m >= 3:
-        clause = [(i, _moved(item, i)) for i in range(m - 1)]
-        return derive(item, [(m - 1, "In"), (m, words[m]), (None, ","), *clause, (len(words) - 1, ".")],
-                      "transform", "statement_inversion")
+    start = m - 3  # "X died in the year [MASK] ." -> "In the year [MASK] , X died ." (not "In Maribor , X was located")
+    if (item.rule.startswith(("wh_do", "wh_passive")) and m == len(words) - 2 and start >= 2
+            and words[start:m] == ["in", "the", "year"]):
+        clause = [(i, _moved(item, i)) for i in range(start)]
+        return derive(item, [(start, "In"), *[(i, words[i]) for i in range(start + 1, m + 1)], (None, ","), *clause,
+                             (len(words) - 1, ".")], "transform", "statement_inversion")
     return None
 
 
