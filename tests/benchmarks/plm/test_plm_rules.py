@@ -562,12 +562,14 @@ def test_computation_drops_a_ratio_across_units_and_marks_operation_words(tmp_pa
     rows = [{"id": 1, "original_text": "find the ratio of 28 days to 4 weeks .", "equation": "x=28/4", "ans": [7.0]},
             {"id": 2, "original_text": "find the ratio of 12 apples to 4 apples .", "equation": "x=12/4", "ans": [3.0]},
             {"id": 3, "original_text": "A number doubled is 14 . What is the number ?", "equation": "x=14/2",
-             "ans": [7.0]}]
+             "ans": [7.0]},
+            {"id": 4, "original_text": "Evaluate 3 x + 7 when x = 5 .", "equation": "x=3*5+7", "ans": [22.0]}]
     drops = Counter()
     items = computation_items(_computation_source(tmp_path, rows), "en", drops)["mwp_answer"]
     assert drops["computation: a ratio of quantities in two units (the source's answer ignores the conversion)"] == 2
-    assert [it.answer for it in items] == ["3", "7"] * 2
+    assert [it.answer for it in items] == ["3", "7", "22"] * 2
     assert "doubled" in [items[1].words[i] for i in items[1].rationale]  # round 6: the operation word was missing
+    assert {"+", "="} <= {items[2].words[i] for i in items[2].rationale}  # round 7: "3 x 7 when x 5" says nothing
 
 
 def test_computation_drops_an_unknown_in_a_denominator(tmp_path):
@@ -615,3 +617,40 @@ def test_chinese_knowledge_rationale_keeps_a_rare_character_of_a_name():
     words = ["羗", "山道", "的", "长度", "是", "4.5公里", "。"]
     item = _item("zh", words, 5, ["x", "n", "uj", "ns", "v", "x", "x"], "wh_in_situ", {})
     assert [words[i] for i in item.rationale] == ["羗", "山道", "长度"]
+
+
+def test_chinese_insertion_keeps_the_script_and_says_in_fact_once():
+    # round 7: "其实，" went into every traditional-script GSD sentence, and before 事實上
+    traditional = _item(["異端", "裁判所", "的", "正式", "名稱", "為", "最高", "法庭", "。"], 2, [1, 4],
+                        dimension="grammar", rule="de_particle", lang="zh")
+    assert insert_or_delete(traditional).words[:2] == ["其實", "，"]
+    simplified = _item(["印度", "空间", "研究", "组织", "创建", "于", "1972年", "。"], 6, [0, 1, 4],
+                       dimension="knowledge", rule="wh_in_situ+statement_content", lang="zh")
+    assert insert_or_delete(simplified).words[:2] == ["其实", "，"]
+    in_fact = _item(["事實上", "，", "團購", "網站", "的", "產品", "原價", "很", "高", "。"], 4, [3, 6],
+                    dimension="grammar", rule="de_particle", lang="zh")
+    assert insert_or_delete(in_fact) is None
+
+
+def test_chinese_deletion_keeps_hen_before_an_adjective():
+    # round 7: "我的办公室很吵" -> "我的办公室吵" reads unfinished
+    item = _item(["大楼", "在", "建设", "，", "所以", "我", "的", "办公室", "很", "吵", "。"], 7, [0, 2, 4, 9],
+                 dimension="reasoning", rule="copa_repeat", lang="zh")
+    assert insert_or_delete(item).words == ["其实", "，", *item.words]
+
+
+def test_insertion_keeps_a_wsc_candidate_capitalised():
+    # round 7: "In fact , frank was upset with Tom …"
+    words = ["Frank", "was", "upset", "with", "Tom", "because", "the", "toaster", "Tom", "had", "sold", "him",
+             "didn't", "work", "."]
+    item = _item(words, 8, [0, 4, 10])
+    assert insert_or_delete(item).words[3] == "Frank"
+    assert transform(item) is None or "Frank" in transform(item).words
+
+
+def test_english_replacement_never_renames_a_named_thing():
+    # round 7: "The Maastricht treaty" -> "The Maastricht pact"
+    words = ["The", "Maastricht", "treaty", "was", "signed", "in", "the", "year", "1992", "."]
+    item = _item(words, 8, [1, 2, 4, 7], dimension="knowledge", rule="wh_passive+statement_content")
+    partner = replace(item)
+    assert partner is None or partner.words[2] == "treaty"

@@ -12,8 +12,8 @@ the perturbed words; every partner is re-checked (:func:`recheck`) and dropped w
 - ``transform`` (Trans.): active → passive from the UD tree (English ``active_to_passive`` with lemminflect,
   Chinese ``bei_passive``); "X because Y ." ↔ "Because Y , X ." and "X , so Y ." → "Because X , Y ." (and
   "X，因为Y。" → "因为Y，所以X。", "X，所以Y。" → "因为X，所以Y。") where the masked word is not a connective
-  (``clause_swap``); "X is [MASK] ." → "[MASK] is X ." for a name as the answer and "X V-ed in [MASK] ." →
-  "In [MASK] , X V-ed ." (``statement_inversion``). Trans. pairs are left out of the consistency metrics, as in
+  (``clause_swap``); "X is [MASK] ." → "[MASK] is X ." for a name as the answer and "X V-ed in the year [MASK] ." →
+  "In the year [MASK] , X V-ed ." (``statement_inversion``). Trans. pairs are left out of the consistency metrics, as in
   the paper.
 """
 
@@ -37,8 +37,10 @@ from interpeval.benchmarks.plm.words import (
 Piece = tuple[int | None, str]  # (index in the original item or None for a new word, the word)
 _DISPENSABLE = {"en": {"very", "really", "actually", "quite", "simply", "certainly", "definitely", "truly",
                        "extremely", "indeed", "totally", "absolutely", "basically", "honestly", "literally"},
-                "zh": {"很", "非常", "十分", "确实", "確實", "其实", "其實", "真的", "特别", "特別", "相当", "相當"}}
+                "zh": {"非常", "十分", "确实", "確實", "其实", "其實", "真的", "特别", "特別", "相当", "相當"}}
+#: not 很: without it an adjective predicate reads unfinished ("我的办公室很吵" → "我的办公室吵", round 7)
 _INSERT = {"en": ["In", "fact", ","], "zh": ["其实", "，"]}
+_ZH_IN_FACT = ("其实", "其實", "事实上", "事實上", "实际上", "實際上")
 #: sentence-initial conjunctions: "In fact , but …" is not English, "其实，然而，…" not Chinese; English inserts after
 #: the conjunction ("But in fact , …"), Chinese makes no insertion there
 _OPENING_CONJUNCTIONS = {"en": {"but", "and", "or", "so", "yet"},
@@ -126,12 +128,15 @@ def insert_or_delete(item: Item) -> Item | None:
             return derive(item, pieces, "ins_del", "delete_dispensable")
     words = list(item.words)
     opening = words[0].lower() in _OPENING_CONJUNCTIONS[item.lang] if words else False
-    if opening and item.lang == "zh":
-        return None
+    if opening and item.lang == "zh" or item.lang == "zh" and "".join(words[:2]).startswith(_ZH_IN_FACT):
+        return None  # no "其实，事實上，…": the sentence says "in fact" already
     at = 1 if opening else 0
     if item.lang == "en" and len(words) > at and item.mask != at and _lower_at_start(item, at):
         words[at] = words[at].lower()
-    pieces: list[Piece] = ([(0, words[0])] if opening else []) + [(None, w) for w in _INSERT[item.lang]]
+    marker = _INSERT[item.lang]
+    if item.lang == "zh" and any(c in _TRADITIONAL_ONLY for c in "".join(words)):
+        marker = ["其實", "，"]  # round 7: a simplified 其实 in a traditional-script sentence mixes the scripts
+    pieces: list[Piece] = ([(0, words[0])] if opening else []) + [(None, w) for w in marker]
     if opening:
         pieces[1] = (None, pieces[1][1].lower())
     pieces += list(enumerate(words))[at:]
@@ -152,6 +157,8 @@ def _lower_at_start(item: Item, i: int) -> bool:
         return item.tree[i][2] != "PROPN"
     if is_en_function(word) or any(part in NUMBER_WORDS for part in word.lower().split("-")):
         return True
+    if item.dimension == "semantics" and i in item.rationale:
+        return False  # a WSC candidate is a name or a noun the schema names ("Frank", never "frank"; round 7)
     lemmas = getAllLemmas(word.lower())
     following = item.words[i + 1].lower() if i + 1 < len(item.words) else ""
     if lemmas.get("VERB", ("",))[0] == word.lower() and is_en_function(following) and following not in ("'s", "is"):
@@ -196,6 +203,9 @@ def _en_substitute(item: Item, i: int) -> str | None:
     lemma, upos, tag = form
     if upos == "VERB" and i + 1 < len(item.words) and item.words[i + 1].lower() in _PARTICLES:
         return None
+    before = item.words[i - 1] if i else ""
+    if before[:1].isupper() and not (i == 1 and is_en_function(before)):
+        return None  # the head of a name: "the Maastricht treaty" is not "the Maastricht pact" (round 7)
     for synonym in en_synonyms(lemma, upos):
         if upos not in getAllLemmas(synonym) or len(synonym) < 4:  # "yrs": not a word lemminflect knows
             continue
