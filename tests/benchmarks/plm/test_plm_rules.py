@@ -632,11 +632,39 @@ def test_chinese_insertion_keeps_the_script_and_says_in_fact_once():
     assert insert_or_delete(in_fact) is None
 
 
-def test_chinese_deletion_keeps_hen_before_an_adjective():
-    # round 7: "我的办公室很吵" -> "我的办公室吵" reads unfinished
+def test_chinese_deletion_keeps_degree_adverbs_before_an_adjective():
+    # round 7: "我的办公室很吵" -> "我的办公室吵" and "描述非常分歧" -> "描述分歧" read unfinished
     item = _item(["大楼", "在", "建设", "，", "所以", "我", "的", "办公室", "很", "吵", "。"], 7, [0, 2, 4, 9],
                  dimension="reasoning", rule="copa_repeat", lang="zh")
     assert insert_or_delete(item).words == ["其实", "，", *item.words]
+    gsd = Item("zh", "grammar", ["關於", "銅人", "的", "具體", "描述", "非常", "分歧", "。"], 2, [1, 4], "de_particle",
+               {"source": "ud/UD_Chinese-GSD/zh_gsd-ud-dev.conllu"})
+    assert insert_or_delete(gsd).words[:2] == ["其實", "，"]
+
+
+def test_chinese_gsd_sentence_is_traditional_without_a_listed_character():
+    # round 7: "儘管他的錢幣…" has none of the listed traditional-only characters but comes from GSD
+    gsd = Item("zh", "grammar", ["儘管", "他", "的", "錢幣", "象徵", "意味", "雄厚", "。"], 2, [1, 3], "de_particle",
+               {"source": "ud/UD_Chinese-GSD/zh_gsd-ud-test.conllu"})
+    assert insert_or_delete(gsd).words[:2] == ["其實", "，"]
+
+
+def test_wsc_drops_a_referent_named_one(tmp_path):
+    from collections import Counter
+
+    from interpeval.benchmarks.plm.semantics import WSC, wsc_items
+
+    # round 7: "we rescued the [ones]", "He will be moving into the [one] on Thursday"
+    schema = ("<schema><text><txt1>Joe has sold his house and bought a new one a few miles away. He will be moving "
+              "into</txt1><pron>it</pron><txt2>on Thursday.</txt2></text><quote><quote1>moving into</quote1>"
+              "</quote><answers><answer>the old house</answer><answer>the new one</answer></answers>"
+              "<correctAnswer>B</correctAnswer></schema>")
+    path = tmp_path / WSC
+    path.parent.mkdir(parents=True)
+    path.write_text(f"<collection>{schema}</collection>")
+    drops = Counter()
+    assert wsc_items(tmp_path, drops) == []
+    assert drops["wsc: the referent's head word is 'one' (the [MASK] would read 'the one')"] == 1
 
 
 def test_insertion_keeps_a_wsc_candidate_capitalised():
@@ -654,3 +682,14 @@ def test_english_replacement_never_renames_a_named_thing():
     item = _item(words, 8, [1, 2, 4, 7], dimension="knowledge", rule="wh_passive+statement_content")
     partner = replace(item)
     assert partner is None or partner.words[2] == "treaty"
+
+
+@pytest.mark.parametrize(("verb", "passive"), [("打破", True), ("進行", False), ("參加", False)])
+def test_bei_passive_only_for_an_affected_object(verb, passive):
+    # round 7: "裝修工程被南洋酒店進行了", "儀式被宮崎滔天參加了" are not Chinese; "花瓶被酒店打破了" is
+    words = ["酒店", verb, "了", "大", "的", "花瓶", "。"]
+    tree = [(1, "nsubj", "NOUN", {}), (-1, "root", "VERB", {}), (1, "aux", "AUX", {}), (5, "amod", "ADJ", {}),
+            (3, "mark", "PART", {}), (1, "obj", "NOUN", {}), (1, "punct", "PUNCT", {})]
+    item = Item("zh", "grammar", words, 4, [3, 5], "de_particle", {"source": "ud/UD_Chinese-GSD/x.conllu"}, tree)
+    made = transform(item)
+    assert (made is not None and made.words[:5] == ["大", "的", "花瓶", "被", "酒店"]) == passive

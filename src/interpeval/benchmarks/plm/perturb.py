@@ -37,8 +37,9 @@ from interpeval.benchmarks.plm.words import (
 Piece = tuple[int | None, str]  # (index in the original item or None for a new word, the word)
 _DISPENSABLE = {"en": {"very", "really", "actually", "quite", "simply", "certainly", "definitely", "truly",
                        "extremely", "indeed", "totally", "absolutely", "basically", "honestly", "literally"},
-                "zh": {"非常", "十分", "确实", "確實", "其实", "其實", "真的", "特别", "特別", "相当", "相當"}}
-#: not 很: without it an adjective predicate reads unfinished ("我的办公室很吵" → "我的办公室吵", round 7)
+                "zh": {"确实", "確實", "其实", "其實", "真的"}}
+#: no degree adverb (很, 非常, 十分 …): without it an adjective predicate reads unfinished ("我的办公室很吵" →
+#: "我的办公室吵", "描述非常分歧" → "描述分歧", round 7)
 _INSERT = {"en": ["In", "fact", ","], "zh": ["其实", "，"]}
 _ZH_IN_FACT = ("其实", "其實", "事实上", "事實上", "实际上", "實際上")
 #: sentence-initial conjunctions: "In fact , but …" is not English, "其实，然而，…" not Chinese; English inserts after
@@ -134,7 +135,7 @@ def insert_or_delete(item: Item) -> Item | None:
     if item.lang == "en" and len(words) > at and item.mask != at and _lower_at_start(item, at):
         words[at] = words[at].lower()
     marker = _INSERT[item.lang]
-    if item.lang == "zh" and any(c in _TRADITIONAL_ONLY for c in "".join(words)):
+    if item.lang == "zh" and _traditional(item):
         marker = ["其實", "，"]  # round 7: a simplified 其实 in a traditional-script sentence mixes the scripts
     pieces: list[Piece] = ([(0, words[0])] if opening else []) + [(None, w) for w in marker]
     if opening:
@@ -230,7 +231,7 @@ def _zh_substitute(item: Item, i: int) -> str | None:
     if previous and (previous[-1][1].startswith(("nr", "ns", "nt", "nz"))  # part of a name: 莫洛托夫计划 (round 5)
                      or previous[-1][1] == "x" and has_cjk(previous[-1][0])):  # 羗|山道: a rare character of a name
         return None
-    if any(c in _TRADITIONAL_ONLY for c in "".join(item.words)):  # cnsyn is simplified: no 思维 in 他們的思想
+    if _traditional(item):  # cnsyn is simplified: no 思维 in 他們的思想
         return None
     following = zh_words(item.words[i + 1]) if i + 1 < len(item.words) else []
     if following and len(following[0][0]) == 1 and following[0][1].startswith("n"):  # 黄金|鱼 → 金子鱼
@@ -443,7 +444,16 @@ def _passive_en(item: Item) -> Item | None:
 
 #: Chinese verbs with no 被 passive ("多種波長的光被此光束內有" is not Chinese)
 _ZH_STATIVE = {"有", "是", "為", "为", "成為", "成为", "在", "像", "叫", "姓", "屬於", "属于", "包括", "包含", "位於",
-               "位于", "等於", "等于", "擁有", "拥有", "具有", "含有", "沒有", "没有"}
+               "位于", "等於", "等于", "擁有", "拥有", "具有", "含有", "沒有", "没有",
+               # activities whose object is not affected: "儀式被宮崎滔天參加了", "工程被酒店進行了" (round 7)
+               "參加", "参加", "進行", "进行", "舉行", "举行", "出席", "參與", "参与", "獲得", "获得", "取得", "得到",
+               "經歷", "经历", "看到", "見到", "见到"}
+
+
+def _traditional(item: Item) -> bool:
+    """Whether a Chinese item is in traditional script: UD Chinese-GSD is, whatever its characters (儘管他的錢幣 has
+    none of ``_TRADITIONAL_ONLY``), and so is any sentence with one of those characters."""
+    return "GSD" in str(item.provenance.get("source", "")) or any(c in _TRADITIONAL_ONLY for c in "".join(item.words))
 
 
 def _bei_passive(item: Item) -> Item | None:
