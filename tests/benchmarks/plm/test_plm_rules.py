@@ -81,11 +81,11 @@ def test_deletion_never_breaks_a_phrase_and_names_keep_case():
 
 def test_clause_swap_adds_no_connective_that_gives_the_answer():
     zh = Item("zh", "reasoning", ["水", "煮沸", "了", "，", "所以", "蒸汽", "从", "锅", "上升", "。"], 5, [0, 1, 4, 8],
-              "copa_content", {})
+              "copa_repeat", {})
     swapped = transform(zh)
     assert swapped.words[0] == "因为" and swapped.answer == "蒸汽"
     connective = Item("zh", "reasoning", ["水", "煮沸", "了", "，", "所以", "蒸汽", "上升", "。"], 4, [0, 1],
-                      "copa_content", {})
+                      "copa_repeat", {})
     assert transform(connective) is None  # the answer is the connective: no swap can keep it hidden
     en = _item(["The", "man", "couldn't", "lift", "his", "son", "because", "the", "son", "was", "so", "heavy", "."], 9, [1, 5, 12])
     assert " ".join(transform(en).words) == "Because the son was so heavy , the man couldn't lift his son ."
@@ -494,7 +494,7 @@ def test_replacement_takes_words_read_in_one_sense_only():
 
     # a verb whose most frequent sense dominates its tagged uses is replaced, inflected like the original
     item = _item(["The", "woman", "won", "the", "lottery", ",", "so", "she", "bought", "a", "yacht", "."], 10, [1, 4, 8],
-                 dimension="reasoning", rule="copa_content")
+                 dimension="reasoning", rule="copa_repeat")
     partner = replace(item)
     assert partner is not None and partner.words[8] == "purchased" and recheck(item, partner) is None
     # first senses that mislead are never taken: "lonely" → "lone", "complaint" → "ailment", "moved" → "traveled"
@@ -502,7 +502,7 @@ def test_replacement_takes_words_read_in_one_sense_only():
     assert en_synonyms("move", "VERB") == []
     # a verb with a particle is a phrasal verb: "turned off" is not "sour off"
     phrasal = _item(["The", "man", "turned", "off", "the", "light", "."], 5, [1, 2], dimension="reasoning",
-                    rule="copa_content")
+                    rule="copa_repeat")
     assert replace(phrasal) is None or replace(phrasal).words[2] == "turned"
 
 
@@ -682,6 +682,8 @@ def test_english_replacement_never_renames_a_named_thing():
     item = _item(words, 8, [1, 2, 4, 7], dimension="knowledge", rule="wh_passive+statement_content")
     partner = replace(item)
     assert partner is None or partner.words[2] == "treaty"
+    after_i = _item(["I", "bought", "a", "car", "."], 3, [0, 1], dimension="reasoning", rule="copa_repeat")
+    assert replace(after_i).words[1] == "purchased"  # "I" is not a name
 
 
 @pytest.mark.parametrize(("verb", "passive"), [("打破", True), ("進行", False), ("參加", False)])

@@ -205,7 +205,7 @@ def _en_substitute(item: Item, i: int) -> str | None:
     if upos == "VERB" and i + 1 < len(item.words) and item.words[i + 1].lower() in _PARTICLES:
         return None
     before = item.words[i - 1] if i else ""
-    if before[:1].isupper() and not (i == 1 and is_en_function(before)):
+    if before[:1].isupper() and before != "I" and not (i == 1 and is_en_function(before)):
         return None  # the head of a name: "the Maastricht treaty" is not "the Maastricht pact" (round 7)
     for synonym in en_synonyms(lemma, upos):
         if upos not in getAllLemmas(synonym) or len(synonym) < 4:  # "yrs": not a word lemminflect knows
