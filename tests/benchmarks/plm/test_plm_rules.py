@@ -686,7 +686,7 @@ def test_english_replacement_never_renames_a_named_thing():
     assert replace(after_i).words[1] == "purchased"  # "I" is not a name
 
 
-@pytest.mark.parametrize(("verb", "passive"), [("打破", True), ("進行", False), ("參加", False)])
+@pytest.mark.parametrize(("verb", "passive"), [("打破", True), ("進行", False), ("參加", False), ("認識", False)])
 def test_bei_passive_only_for_an_affected_object(verb, passive):
     # round 7: "裝修工程被南洋酒店進行了", "儀式被宮崎滔天參加了" are not Chinese; "花瓶被酒店打破了" is
     words = ["酒店", verb, "了", "大", "的", "花瓶", "。"]
@@ -695,3 +695,27 @@ def test_bei_passive_only_for_an_affected_object(verb, passive):
     item = Item("zh", "grammar", words, 4, [3, 5], "de_particle", {"source": "ud/UD_Chinese-GSD/x.conllu"}, tree)
     made = transform(item)
     assert (made is not None and made.words[:5] == ["大", "的", "花瓶", "被", "酒店"]) == passive
+
+
+def test_verb_agreement_drops_reported_speech():
+    from collections import Counter
+
+    from interpeval.benchmarks.conllu import Sentence
+    from interpeval.benchmarks.plm.grammar import _verb_agreement
+
+    # round 7: "The Center said Rita [was] extremely dangerous ." — "is" fits as well after "said"
+    past = {"VerbForm": "Fin", "Tense": "Past", "Mood": "Ind"}
+    rows = [(1, "Center", "PROPN", {"Number": "Sing"}, 2, "nsubj", True), (2, "said", "VERB", past, 0, "root", True),
+            (3, "Rita", "PROPN", {"Number": "Sing"}, 5, "nsubj", True), (4, "was", "AUX", past, 5, "cop", True),
+            (5, "dangerous", "ADJ", {}, 2, "ccomp", False)]
+    drops = Counter()
+    sentence = Sentence(1, {}, rows, [[2], [], [1, 5], [], [], [3, 4]], [0, 2, 1, 3, 3, 2])
+    assert list(_verb_agreement(sentence, drops)) == []
+    assert any("reported speech" in reason for reason in drops)
+
+
+def test_deleting_the_first_word_capitalises_the_next():
+    # round 7: "Truly a moment that speaks for itself ." -> "a moment …"
+    item = _item(["Truly", "a", "moment", "that", "speaks", "for", "itself", "."], 6, [2, 4], dimension="grammar",
+                 rule="reflexive_antecedent")
+    assert insert_or_delete(item).words[:2] == ["A", "moment"]

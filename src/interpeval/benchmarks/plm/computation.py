@@ -40,7 +40,8 @@ OPERATION_WORDS = {"more", "less", "sum", "product", "quotient", "difference", "
                    "altogether", "together", "opposite", "fewer", "than", "consecutive", "even", "odd",
                    "remainder", "rate", "interest", "discount", "doubled", "tripled", "halved", "thrice",
                    "quadrupled", "digit", "digits", "tens", "units", "reversed", "share", "shared", "split",
-                   "multiply", "minus", "plus", "third", "thirds", "quarter", "fourth", "fifth",
+                   "multiply", "minus", "plus", "third", "thirds", "quarter", "fourth", "fifth", "subtracting",
+                   "adding", "multiplying", "dividing", "reduced",
                    "+", "-", "*", "/", "=", "×", "÷", ":",
                    "多", "少", "和", "差", "积", "商", "倍", "一共", "共", "剩", "还剩", "平均", "每", "比", "几分之几"}
 #: "the ratio of 28 days to 4 weeks": the sources' answer (7) ignores the unit conversion (the ratio is 1)

@@ -126,6 +126,8 @@ def insert_or_delete(item: Item) -> Item | None:
         if i not in keep and word.lower() in _DISPENSABLE[item.lang] and (
                 i == 0 or item.words[i - 1].lower() not in ("a", "an")):  # "an extremely busy" -> "an busy"
             pieces = [(j, w) for j, w in enumerate(item.words) if j != i]
+            if i == 0 and item.lang == "en" and len(pieces) > 1:  # "Truly a moment …" -> "A moment …" (round 7)
+                pieces[0] = (pieces[0][0], pieces[0][1][:1].upper() + pieces[0][1][1:])
             return derive(item, pieces, "ins_del", "delete_dispensable")
     words = list(item.words)
     opening = words[0].lower() in _OPENING_CONJUNCTIONS[item.lang] if words else False
@@ -447,7 +449,7 @@ _ZH_STATIVE = {"有", "是", "為", "为", "成為", "成为", "在", "像", "�
                "位于", "等於", "等于", "擁有", "拥有", "具有", "含有", "沒有", "没有",
                # activities whose object is not affected: "儀式被宮崎滔天參加了", "工程被酒店進行了" (round 7)
                "參加", "参加", "進行", "进行", "舉行", "举行", "出席", "參與", "参与", "獲得", "获得", "取得", "得到",
-               "經歷", "经历", "看到", "見到", "见到"}
+               "經歷", "经历", "看到", "見到", "见到", "認識", "认识", "知道"}
 
 
 def _traditional(item: Item) -> bool:
