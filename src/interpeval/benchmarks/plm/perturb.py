@@ -1,10 +1,11 @@
 """The paper's three perturbation types, each keeping the answer, with the answer and the rationale mapped onto
 the perturbed words; every partner is re-checked (:func:`recheck`) and dropped with a reason when it fails.
 
-- ``ins_del`` (Ins./Del.): delete one dispensable degree or stance adverb ("very", "really", "actually";
-  很, 非常, 确实 — a closed list, so fixed phrases such as "On the other hand" are never broken), never the answer
-  or a rationale word (``delete_dispensable``); where none is present, insert "In fact ," / "其实，" at the start,
-  lower-casing only a function word there, so names keep their case (``insert_discourse_marker``);
+- ``ins_del`` (Ins./Del.): delete one dispensable degree or stance adverb ("very", "really", "actually"; in
+  Chinese only stance adverbs, 确实, 真的 — a closed list, so fixed phrases such as "On the other hand" are never
+  broken), never the answer or a rationale word (``delete_dispensable``); where none is present, insert "In fact
+  ," / "其实，" (其實 in traditional script) at the start, lower-casing only a function word there, so names keep
+  their case (``insert_discourse_marker``);
 - ``replace`` (Rep.): one important (rationale) content word replaced by a synonym of the same part of speech
   from a lexical resource (:mod:`~interpeval.benchmarks.plm.synonyms`: WordNet for English, cnsyn's synonym sets
   for Chinese), inflected like the original (number of nouns, tense of verbs); never the answer, a name, a
