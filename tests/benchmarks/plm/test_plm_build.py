@@ -95,9 +95,9 @@ def test_uniqueness_check_is_one_batched_pass_and_flags_originals_only(tiny_mlm)
     from interpeval.benchmarks.plm.unique import check
 
     ori = _record("en", "reasoning", "The man broke his toe because he dropped a hammer .", 9, [1, 2, 4],
-                  "copa_content")
+                  "copa_repeat")
     part = _record("en", "reasoning", "In fact , the man broke his toe because he dropped a hammer .", 12,
-                   [4, 5], "copa_content", "ins_del")
+                   [4, 5], "copa_repeat", "ins_del")
     other = _record("en", "grammar", "The dogs were barking .", 2, [1], "verb_agreement")
     calls = []
     fill = tiny_mlm.fill_mask

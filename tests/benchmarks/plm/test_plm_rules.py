@@ -81,11 +81,11 @@ def test_deletion_never_breaks_a_phrase_and_names_keep_case():
 
 def test_clause_swap_adds_no_connective_that_gives_the_answer():
     zh = Item("zh", "reasoning", ["水", "煮沸", "了", "，", "所以", "蒸汽", "从", "锅", "上升", "。"], 5, [0, 1, 4, 8],
-              "copa_content", {})
+              "copa_repeat", {})
     swapped = transform(zh)
     assert swapped.words[0] == "因为" and swapped.answer == "蒸汽"
     connective = Item("zh", "reasoning", ["水", "煮沸", "了", "，", "所以", "蒸汽", "上升", "。"], 4, [0, 1],
-                      "copa_content", {})
+                      "copa_repeat", {})
     assert transform(connective) is None  # the answer is the connective: no swap can keep it hidden
     en = _item(["The", "man", "couldn't", "lift", "his", "son", "because", "the", "son", "was", "so", "heavy", "."], 9, [1, 5, 12])
     assert " ".join(transform(en).words) == "Because the son was so heavy , the man couldn't lift his son ."
@@ -188,14 +188,68 @@ def test_reflexive_needs_an_antecedent_that_fixes_its_form(tmp_path):
     assert drops["reflexive: antecedent does not fix the form (name, 'you', person noun)"] == 2
 
 
-def test_copa_masks_a_content_noun_not_the_connective(data_dir):
+def test_copa_masks_the_premise_noun_the_causal_link_picks(data_dir):
     from interpeval.benchmarks.plm.reasoning import reasoning_items
 
-    items = reasoning_items(data_dir, "en")["copa_content"]
-    first = items[0]  # COPA dev 1: "My body cast a shadow over the grass." cause "The sun was rising."
-    assert first.text() == "My body cast a shadow over the grass because the [MASK] was rising ."
-    assert first.answer == "sun" and "because" in [first.words[i] for i in first.rationale]
-    assert all(it.answer not in ("because", "so") for it in items)
+    items = {it.text(): it for it in reasoning_items(data_dir, "en")["copa_repeat"]}
+    chandelier = items["The chandelier shattered on the floor because the [MASK] dropped from the ceiling ."]
+    assert chandelier.answer == "chandelier" and "because" in [chandelier.words[i] for i in chandelier.rationale]
+    assert {"chandelier", "floor"} <= {chandelier.words[i] for i in chandelier.rationale}  # both candidates
+    assert items["The gardener pulled the weeds , so the [MASK] came out of the soil ."].answer == "weeds"
+    # COPA dev 1 ("… because the [sun] was rising"): the premise has no sun, the slot is open (moon, light …)
+    assert not any(text.startswith("My body cast a shadow") for text in items)
+    zh = {it.text(): it.answer for it in reasoning_items(data_dir, "zh")["copa_repeat"]}
+    assert zh == {"那个女孩把钱交给了收银员，所以收银员把找的钱给了那个[MASK]。": "女孩",
+                  "这个国家发现了新的土地，所以这个国家殖民了这片[MASK]。": "土地"}  # not "[女人]拒绝了他": 她 fits
+
+
+@pytest.mark.parametrize(("lang", "premise", "question", "alternative", "reason"), [
+    # round 6's open slots: the masked noun was new to the premise, and a synonym or another word fits as well
+    ("en", "The farmland needed irrigation.", "effect", "A canal was constructed.", "open slot"),
+    ("en", "The scientist conducted an experiment.", "effect", "She discovered a new species.", "open slot"),
+    ("en", "The swimmer dove into the water.", "cause", "He wanted to reach the ocean floor.", "open slot"),
+    ("zh", "停电了。", "effect", "我拿出了手电筒。", "open slot"),
+    ("zh", "那辆车撞上了树。", "cause", "司机遇到了一起事故。", "open slot"),
+    # a repeated noun in a bare subject slot: a pronoun fits as naturally (她拒绝了他)
+    ("zh", "男人向女人表白了。", "effect", "女人拒绝了他。", "open slot"),
+    # the premise names one thing: nothing for the causal link to decide between
+    ("en", "The vase broke.", "cause", "The vase fell off the shelf.", "names one thing"),
+])
+def test_copa_drops_what_the_causal_link_does_not_fix(lang, premise, question, alternative, reason):
+    from interpeval.benchmarks.plm.reasoning import copa_item
+
+    assert reason in copa_item(lang, premise, question, alternative)
+
+
+def test_copa_lower_cases_an_alternative_that_moves_after_the_connective():
+    from interpeval.benchmarks.plm.reasoning import copa_item
+
+    item = copa_item("en", "The pond froze over for the winter.", "effect", "People skated on the pond.")
+    assert item.text() == "The pond froze over for the winter , so people skated on the [MASK] ."
+
+
+def test_replacement_never_unties_a_repeated_answer():
+    # the premise's copy of the answer is the tie that fixes it: Rep. must not turn 女孩 into 姑娘 there
+    from interpeval.benchmarks.plm.reasoning import copa_item
+
+    item = copa_item("zh", "那个女孩把钱交给了收银员。", "effect", "收银员把找的钱给了那个女孩。")
+    partner = replace(item)
+    assert partner is None or partner.words.count("女孩") == 2
+    for made in partners(item):
+        assert made.answer == "女孩" and "女孩" in made.words[:made.mask]
+
+
+def test_knowledge_year_statement_inverts_with_its_year():
+    made = en_statement("When did Tugh Temur die?", "1332")
+    from interpeval.benchmarks.plm.knowledge import en_date_or_place
+
+    words, mask, rule = made
+    words[mask] = "1332"
+    item = en_date_or_place(Item("en", "knowledge", words, mask, [0, 1, 2], f"{rule}+statement_content", {}))
+    assert transform(item).text() == "In the year [MASK] , Tugh Temur died ."
+    located = Item("en", "knowledge", ["Stalag", "XVIII-D", "was", "located", "in", "Maribor", "."], 5, [0, 1, 3],
+                   "wh_passive+statement_content", {})
+    assert en_date_or_place(located) is located and transform(located) is None  # not "In [MASK] , … was located ."
 
 
 def test_computation_keeps_problems_of_at_most_two_operators():
@@ -342,7 +396,7 @@ def test_chinese_replacement_never_renames_a_named_thing():
 
 def _en_knowledge(question, answer):
     """The statement an English question becomes, or the reason it is dropped (rules and gates alike)."""
-    from interpeval.benchmarks.plm.knowledge import _item
+    from interpeval.benchmarks.plm.knowledge import _item, en_date_or_place
 
     made = en_statement(question, answer)
     if isinstance(made, str):
@@ -350,19 +404,18 @@ def _en_knowledge(question, answer):
     words, mask, rule = made
     words[mask] = answer
     item = _item("en", words, mask, None, rule, {})
+    item = item if isinstance(item, str) else en_date_or_place(item)
     return item if isinstance(item, str) else " ".join(item.words)
 
 
 @pytest.mark.parametrize(("question", "answer", "statement"), [
     # each accepted shape, converted as tested here
     ("Who founded the Muslim Brotherhood?", "Hassan al Banna", "Hassan al Banna founded the Muslim Brotherhood ."),
-    ("In what year was the Muslim Brotherhood founded?", "1928", "The Muslim Brotherhood was founded in 1928 ."),
-    ("What year did Tugh Temur die?", "1332", "Tugh Temur died in 1332 ."),
-    ("When did the Syrian Civil War begin?", "March 2011", "The Syrian Civil War began in March 2011 ."),
-    ("Where was Tamara de Lempicka born?", "Warsaw", "Tamara de Lempicka was born in Warsaw ."),
-    ("In what city was Tamara de Lempicka born?", "Warsaw", "Tamara de Lempicka was born in Warsaw ."),
-    ("Who was the founder of the Oracle Corporation?", "Larry Ellison",
-     "The founder of the Oracle Corporation was Larry Ellison ."),
+    ("In what year was the Muslim Brotherhood founded?", "1928",
+     "The Muslim Brotherhood was founded in the year 1928 ."),
+    ("What year did Tugh Temur die?", "1332", "Tugh Temur died in the year 1332 ."),
+    ("When was the Lijnbaan first opened?", "1953", "The Lijnbaan was first opened in the year 1953 ."),
+    ("Where was Stalag XVIII-D located?", "Maribor", "Stalag XVIII-D was located in Maribor ."),
     ("Who was the first administrator of the Federal Energy Office?", "William E. Simon",
      "The first administrator of the Federal Energy Office was William E. Simon ."),
     ("What was the capital of the Ottoman empire?", "Istanbul", "The capital of the Ottoman empire was Istanbul ."),
@@ -387,6 +440,13 @@ def test_knowledge_accepts_one_answer_relations(question, answer, statement):
     ("When were some of Luther's best-known works published?", "1520", "part of a set"),
     ("When was the the White House office building completed?", "1898", "repeated"),
     ("When was the National Highway Designated Act signed?", "November 28, 1995", "year or a month"),
+    # this round: "in [MASK]" after an event takes a year and a place alike ("Yesun Temur died in [Shangdu]": 1328)
+    ("Where did Yesun Temur die?", "Shangdu", "a year fits the slot as well"),
+    ("Where was Tamara de Lempicka born?", "Warsaw", "a year fits the slot as well"),
+    ("When did the Syrian Civil War begin?", "March 2011", "a place fits the slot as well"),
+    # an entity named only by common words: which University Library, which Summer Theatre?
+    ("When was the University Library founded?", "1816", "only by common words"),
+    ("Where was the Summer Theatre located?", "Saxon Garden", "only by common words"),
     ("When was Otto von Bismarck appointed?", "1862", "one-time event"),
 ])
 def test_knowledge_drops_relations_and_answers_that_are_not_one(question, answer, reason):
@@ -434,7 +494,7 @@ def test_replacement_takes_words_read_in_one_sense_only():
 
     # a verb whose most frequent sense dominates its tagged uses is replaced, inflected like the original
     item = _item(["The", "woman", "won", "the", "lottery", ",", "so", "she", "bought", "a", "yacht", "."], 10, [1, 4, 8],
-                 dimension="reasoning", rule="copa_content")
+                 dimension="reasoning", rule="copa_repeat")
     partner = replace(item)
     assert partner is not None and partner.words[8] == "purchased" and recheck(item, partner) is None
     # first senses that mislead are never taken: "lonely" → "lone", "complaint" → "ailment", "moved" → "traveled"
@@ -442,7 +502,7 @@ def test_replacement_takes_words_read_in_one_sense_only():
     assert en_synonyms("move", "VERB") == []
     # a verb with a particle is a phrasal verb: "turned off" is not "sour off"
     phrasal = _item(["The", "man", "turned", "off", "the", "light", "."], 5, [1, 2], dimension="reasoning",
-                    rule="copa_content")
+                    rule="copa_repeat")
     assert replace(phrasal) is None or replace(phrasal).words[2] == "turned"
 
 
@@ -482,22 +542,46 @@ def test_insertion_lower_cases_an_imperative_but_not_a_name():
     assert insert_or_delete(bill).words[3] == "Bill"
 
 
-def test_computation_drops_an_unknown_in_a_denominator(tmp_path):
+def _computation_source(tmp_path, rows):
     import json
+
+    folder = tmp_path / "plm_rationale" / "mwp"
+    for name in ("alg514", "dolphin1878"):
+        for part in ("trainset", "validset", "testset"):
+            (folder / name).mkdir(parents=True, exist_ok=True)
+            (folder / name / f"{part}.json").write_text(json.dumps(rows if part == "trainset" else []))
+    return tmp_path
+
+
+def test_computation_drops_a_ratio_across_units_and_marks_operation_words(tmp_path):
+    from collections import Counter
+
+    from interpeval.benchmarks.plm.computation import computation_items
+
+    # round 6: Dolphin's "the ratio of 28 days to 4 weeks" has the answer 7 (it is 1: the units were not converted)
+    rows = [{"id": 1, "original_text": "find the ratio of 28 days to 4 weeks .", "equation": "x=28/4", "ans": [7.0]},
+            {"id": 2, "original_text": "find the ratio of 12 apples to 4 apples .", "equation": "x=12/4", "ans": [3.0]},
+            {"id": 3, "original_text": "A number doubled is 14 . What is the number ?", "equation": "x=14/2",
+             "ans": [7.0]},
+            {"id": 4, "original_text": "Evaluate 3 x + 7 when x = 5 .", "equation": "x=3*5+7", "ans": [22.0]}]
+    drops = Counter()
+    items = computation_items(_computation_source(tmp_path, rows), "en", drops)["mwp_answer"]
+    assert drops["computation: a ratio of quantities in two units (the source's answer ignores the conversion)"] == 2
+    assert [it.answer for it in items] == ["3", "7", "22"] * 2
+    assert "doubled" in [items[1].words[i] for i in items[1].rationale]  # round 6: the operation word was missing
+    assert {"+", "="} <= {items[2].words[i] for i in items[2].rationale}  # round 7: "3 x 7 when x 5" says nothing
+
+
+def test_computation_drops_an_unknown_in_a_denominator(tmp_path):
     from collections import Counter
 
     from interpeval.benchmarks.plm.computation import computation_items
 
     # this round's sample: "the sum of a number and ten times its reciprocal equals seven" — x + 10/x = 7: 2 and 5
-    folder = tmp_path / "plm_rationale" / "mwp"
     rows = [{"id": 1, "original_text": "the sum of a number and ten times its reciprocal equals seven ? What is this "
              "number ?", "equation": "m+10.0/m=7.0", "ans": [2.0]}]
-    for name in ("alg514", "dolphin1878"):
-        for part in ("trainset", "validset", "testset"):
-            (folder / name).mkdir(parents=True, exist_ok=True)
-            (folder / name / f"{part}.json").write_text(json.dumps(rows if part == "trainset" else []))
     drops = Counter()
-    assert not any(computation_items(tmp_path, "en", drops).values())
+    assert not any(computation_items(_computation_source(tmp_path, rows), "en", drops).values())
     assert drops["computation: a square or an unknown in a denominator (a quadratic has two answers)"] == 2
 
 
@@ -533,3 +617,105 @@ def test_chinese_knowledge_rationale_keeps_a_rare_character_of_a_name():
     words = ["羗", "山道", "的", "长度", "是", "4.5公里", "。"]
     item = _item("zh", words, 5, ["x", "n", "uj", "ns", "v", "x", "x"], "wh_in_situ", {})
     assert [words[i] for i in item.rationale] == ["羗", "山道", "长度"]
+
+
+def test_chinese_insertion_keeps_the_script_and_says_in_fact_once():
+    # round 7: "其实，" went into every traditional-script GSD sentence, and before 事實上
+    traditional = _item(["異端", "裁判所", "的", "正式", "名稱", "為", "最高", "法庭", "。"], 2, [1, 4],
+                        dimension="grammar", rule="de_particle", lang="zh")
+    assert insert_or_delete(traditional).words[:2] == ["其實", "，"]
+    simplified = _item(["印度", "空间", "研究", "组织", "创建", "于", "1972年", "。"], 6, [0, 1, 4],
+                       dimension="knowledge", rule="wh_in_situ+statement_content", lang="zh")
+    assert insert_or_delete(simplified).words[:2] == ["其实", "，"]
+    in_fact = _item(["事實上", "，", "團購", "網站", "的", "產品", "原價", "很", "高", "。"], 4, [3, 6],
+                    dimension="grammar", rule="de_particle", lang="zh")
+    assert insert_or_delete(in_fact) is None
+
+
+def test_chinese_deletion_keeps_degree_adverbs_before_an_adjective():
+    # round 7: "我的办公室很吵" -> "我的办公室吵" and "描述非常分歧" -> "描述分歧" read unfinished
+    item = _item(["大楼", "在", "建设", "，", "所以", "我", "的", "办公室", "很", "吵", "。"], 7, [0, 2, 4, 9],
+                 dimension="reasoning", rule="copa_repeat", lang="zh")
+    assert insert_or_delete(item).words == ["其实", "，", *item.words]
+    gsd = Item("zh", "grammar", ["關於", "銅人", "的", "具體", "描述", "非常", "分歧", "。"], 2, [1, 4], "de_particle",
+               {"source": "ud/UD_Chinese-GSD/zh_gsd-ud-dev.conllu"})
+    assert insert_or_delete(gsd).words[:2] == ["其實", "，"]
+
+
+def test_chinese_gsd_sentence_is_traditional_without_a_listed_character():
+    # round 7: "儘管他的錢幣…" has none of the listed traditional-only characters but comes from GSD
+    gsd = Item("zh", "grammar", ["儘管", "他", "的", "錢幣", "象徵", "意味", "雄厚", "。"], 2, [1, 3], "de_particle",
+               {"source": "ud/UD_Chinese-GSD/zh_gsd-ud-test.conllu"})
+    assert insert_or_delete(gsd).words[:2] == ["其實", "，"]
+
+
+def test_wsc_drops_a_referent_named_one(tmp_path):
+    from collections import Counter
+
+    from interpeval.benchmarks.plm.semantics import WSC, wsc_items
+
+    # round 7: "we rescued the [ones]", "He will be moving into the [one] on Thursday"
+    schema = ("<schema><text><txt1>Joe has sold his house and bought a new one a few miles away. He will be moving "
+              "into</txt1><pron>it</pron><txt2>on Thursday.</txt2></text><quote><quote1>moving into</quote1>"
+              "</quote><answers><answer>the old house</answer><answer>the new one</answer></answers>"
+              "<correctAnswer>B</correctAnswer></schema>")
+    path = tmp_path / WSC
+    path.parent.mkdir(parents=True)
+    path.write_text(f"<collection>{schema}</collection>")
+    drops = Counter()
+    assert wsc_items(tmp_path, drops) == []
+    assert drops["wsc: the referent's head word is 'one' (the [MASK] would read 'the one')"] == 1
+
+
+def test_insertion_keeps_a_wsc_candidate_capitalised():
+    # round 7: "In fact , frank was upset with Tom …"
+    words = ["Frank", "was", "upset", "with", "Tom", "because", "the", "toaster", "Tom", "had", "sold", "him",
+             "didn't", "work", "."]
+    item = _item(words, 8, [0, 4, 10])
+    assert insert_or_delete(item).words[3] == "Frank"
+    assert transform(item) is None or "Frank" in transform(item).words
+
+
+def test_english_replacement_never_renames_a_named_thing():
+    # round 7: "The Maastricht treaty" -> "The Maastricht pact"
+    words = ["The", "Maastricht", "treaty", "was", "signed", "in", "the", "year", "1992", "."]
+    item = _item(words, 8, [1, 2, 4, 7], dimension="knowledge", rule="wh_passive+statement_content")
+    partner = replace(item)
+    assert partner is None or partner.words[2] == "treaty"
+    after_i = _item(["I", "bought", "a", "car", "."], 3, [0, 1], dimension="reasoning", rule="copa_repeat")
+    assert replace(after_i).words[1] == "purchased"  # "I" is not a name
+
+
+@pytest.mark.parametrize(("verb", "passive"), [("打破", True), ("進行", False), ("參加", False), ("認識", False)])
+def test_bei_passive_only_for_an_affected_object(verb, passive):
+    # round 7: "裝修工程被南洋酒店進行了", "儀式被宮崎滔天參加了" are not Chinese; "花瓶被酒店打破了" is
+    words = ["酒店", verb, "了", "大", "的", "花瓶", "。"]
+    tree = [(1, "nsubj", "NOUN", {}), (-1, "root", "VERB", {}), (1, "aux", "AUX", {}), (5, "amod", "ADJ", {}),
+            (3, "mark", "PART", {}), (1, "obj", "NOUN", {}), (1, "punct", "PUNCT", {})]
+    item = Item("zh", "grammar", words, 4, [3, 5], "de_particle", {"source": "ud/UD_Chinese-GSD/x.conllu"}, tree)
+    made = transform(item)
+    assert (made is not None and made.words[:5] == ["大", "的", "花瓶", "被", "酒店"]) == passive
+
+
+def test_verb_agreement_drops_reported_speech():
+    from collections import Counter
+
+    from interpeval.benchmarks.conllu import Sentence
+    from interpeval.benchmarks.plm.grammar import _verb_agreement
+
+    # round 7: "The Center said Rita [was] extremely dangerous ." — "is" fits as well after "said"
+    past = {"VerbForm": "Fin", "Tense": "Past", "Mood": "Ind"}
+    rows = [(1, "Center", "PROPN", {"Number": "Sing"}, 2, "nsubj", True), (2, "said", "VERB", past, 0, "root", True),
+            (3, "Rita", "PROPN", {"Number": "Sing"}, 5, "nsubj", True), (4, "was", "AUX", past, 5, "cop", True),
+            (5, "dangerous", "ADJ", {}, 2, "ccomp", False)]
+    drops = Counter()
+    sentence = Sentence(1, {}, rows, [[2], [], [1, 5], [], [], [3, 4]], [0, 2, 1, 3, 3, 2])
+    assert list(_verb_agreement(sentence, drops)) == []
+    assert any("reported speech" in reason for reason in drops)
+
+
+def test_deleting_the_first_word_capitalises_the_next():
+    # round 7: "Truly a moment that speaks for itself ." -> "a moment …"
+    item = _item(["Truly", "a", "moment", "that", "speaks", "for", "itself", "."], 6, [2, 4], dimension="grammar",
+                 rule="reflexive_antecedent")
+    assert insert_or_delete(item).words[:2] == ["A", "moment"]

@@ -38,8 +38,14 @@ OPERATION_WORDS = {"more", "less", "sum", "product", "quotient", "difference", "
                    "times", "increased", "decreased", "subtracted", "added", "add", "subtract", "multiplied",
                    "divided", "ratio", "percent", "%", "total", "each", "per", "average", "left", "remaining",
                    "altogether", "together", "opposite", "fewer", "than", "consecutive", "even", "odd",
-                   "remainder", "rate", "interest", "discount",
+                   "remainder", "rate", "interest", "discount", "doubled", "tripled", "halved", "thrice",
+                   "quadrupled", "digit", "digits", "tens", "units", "reversed", "share", "shared", "split",
+                   "multiply", "minus", "plus", "third", "thirds", "quarter", "fourth", "fifth", "subtracting",
+                   "adding", "multiplying", "dividing", "reduced",
+                   "+", "-", "*", "/", "=", "×", "÷", ":",
                    "多", "少", "和", "差", "积", "商", "倍", "一共", "共", "剩", "还剩", "平均", "每", "比", "几分之几"}
+#: "the ratio of 28 days to 4 weeks": the sources' answer (7) ignores the unit conversion (the ratio is 1)
+_MIXED_RATIO = re.compile(r"\bratio of (?:\S+ )?[\d.,]+ (\w+?)s? to (?:\S+ )?[\d.,]+ (\w+?)s?\b", re.IGNORECASE)
 _OPERATOR = re.compile(r"(?<=[\w)%.])\s*[-+*/]\s*(?=[\w(.])")
 
 
@@ -88,6 +94,11 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
                           re.IGNORECASE) or re.search(r"/\s*\(?\s*[a-z]", equation)):
                 # "a number and ten times its reciprocal equals seven": x + 10/x = 7 has the answers 2 and 5
                 drops["computation: a square or an unknown in a denominator (a quadratic has two answers)"] += 1
+                continue
+            mixed = _MIXED_RATIO.search(text)
+            if mixed and mixed.group(1).lower() != mixed.group(2).lower():
+                drops["computation: a ratio of quantities in two units (the source's answer ignores the "
+                      "conversion)"] += 1
                 continue
             if operators(equation) > MAX_OPERATORS:
                 drops[f"computation: more than {MAX_OPERATORS} operators"] += 1

@@ -28,6 +28,13 @@ SOURCES = {"en": ("ud/UD_English-EWT/en_ewt-ud-dev.conllu", "ud/UD_English-EWT/e
            "zh": ("ud/UD_Chinese-GSD/zh_gsd-ud-dev.conllu", "ud/UD_Chinese-GSD/zh_gsd-ud-test.conllu")}
 _AGREEING = {"is", "are", "was", "were", "has", "have", "does", "do", "am"}
 _SUBJECTS = ("nsubj", "nsubj:pass")
+#: verbs of saying and thinking: a clause they report may keep the present after a past verb (round 7)
+_REPORTING = {f"{stem}{end}" for stem, ends in (("say", ("", "s")), ("said", ("",)), ("tell", ("", "s")), ("told", ("",)),
+              ("report", ("", "s", "ed")), ("think", ("", "s")), ("thought", ("",)), ("believe", ("", "s", "d")),
+              ("claim", ("", "s", "ed")), ("announce", ("", "s", "d")), ("state", ("", "s", "d")),
+              ("know", ("", "s")), ("knew", ("",)), ("hope", ("", "s", "d")), ("expect", ("", "s", "ed")),
+              ("add", ("", "s", "ed")), ("explain", ("", "s", "ed")), ("warn", ("", "s", "ed")),
+              ("confirm", ("", "s", "ed")), ("insist", ("", "s", "ed"))) for end in ends}
 #: nouns whose verb may be singular or plural ("the team is/are")
 _COLLECTIVE = {"team", "staff", "family", "government", "police", "crew", "group", "couple", "majority", "number",
                "public", "audience", "committee", "management", "band", "class", "company", "army", "jury",
@@ -64,6 +71,10 @@ def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
             continue
         if sform.lower() in _COLLECTIVE:
             drops["verb_agreement: collective noun subject (singular or plural verb)"] += 1
+            continue
+        clause = _word(s, holder)
+        if clause[5] == "ccomp" and clause[4] and _word(s, clause[4])[1].lower() in _REPORTING:
+            drops["verb_agreement: reported speech (after 'said' both tenses fit: 'said Rita [is/was] dangerous')"] += 1
             continue
         tense = feats.get("Tense")
         others = [w for w in s.words if w[0] != wid and w[3].get("VerbForm") == "Fin" and "Tense" in w[3]]

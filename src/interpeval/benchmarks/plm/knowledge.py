@@ -16,11 +16,19 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from dataclasses import replace as dc_replace
 from pathlib import Path
 from typing import Any
 
 from interpeval.benchmarks.plm.records import Item
-from interpeval.benchmarks.plm.words import en_tokens, has_cjk, is_en_content, is_zh_content, zh_words
+from interpeval.benchmarks.plm.words import (
+    en_tokens,
+    has_cjk,
+    is_en_content,
+    is_en_function,
+    is_zh_content,
+    zh_words,
+)
 from interpeval.errors import DataError
 from interpeval.models.lineage import content_hash
 
@@ -241,7 +249,10 @@ def en_statement(question: str, answer: str) -> tuple[list[str], int, str] | str
             return "knowledge: 'When' answered by other than a year or a month of a year"
         if first == "where" and not _named_or_number(answer):
             return "knowledge: 'Where' answered by other than a place name"
-        words = [*_capitalise(q[2:-1]), second.lower(), participle, "in", "[MASK]", "."]
+        subject, adverb = q[2:-1], []
+        if subject[-1] in _EN_TIME_ADVERBS:  # "When was the Lijnbaan first opened?": "… was first opened in …"
+            subject, adverb = subject[:-1], subject[-1:]
+        words = [*_capitalise(subject), second.lower(), *adverb, participle, "in", "[MASK]", "."]
         return words, len(words) - 2, "wh_passive"
     if first in ("when", "where", "what") and second.lower() in _DO and len(q) > 3:
         from lemminflect import getAllLemmas
@@ -413,6 +424,17 @@ def one_answer_relation(lang: str, words: list[str], mask: int, rule: str) -> st
     return "knowledge: relation with more than one answer for its subject (领导, 获得, 有 …)"
 
 
+def _en_name(word: str) -> bool:
+    """A proper name: capitalised and not an English common word ("Warsaw", "Jin", "IPCC", "Apollo"; not
+    "University", "Library", "Summer"), an acronym, or with a digit. (Three capitalised words in a row, "the
+    Federal Energy Office", also name one thing.)"""
+    from lemminflect import getAllLemmas
+
+    bare = re.sub(r"['’]s$", "", word)
+    return bool(bare[:1].isupper() and (sum(c.isupper() for c in bare) >= 2 or any(c.isdigit() for c in bare) or
+                                        not is_en_function(bare) and not getAllLemmas(bare.lower())))
+
+
 def _item(lang: str, words: list[str], mask: int, flags: list[str] | None, rule: str,
           prov: dict[str, Any]) -> Item | str:
     why = self_contained(lang, words, mask) or one_answer_relation(lang, words, mask, rule)
@@ -423,6 +445,10 @@ def _item(lang: str, words: list[str], mask: int, flags: list[str] | None, rule:
             return "knowledge: statement refers to its paragraph (he, it, this …)"
         if not any(w[:1].isupper() for i, w in enumerate(words) if i not in (0, mask)):
             return "knowledge: statement names no entity (no capitalised word)"
+        capitalised = "".join("C" if w[:1].isupper() and i != mask else " " for i, w in enumerate(words))
+        if not any(_en_name(w) for i, w in enumerate(words) if i != mask) and "CCC" not in capitalised[1:]:
+            return ("knowledge: an entity named only by common words ('the University Library', 'the Summer "
+                    "Theatre': which one?)")
         content = [i for i, w in enumerate(words) if i != mask and is_en_content(w)]
     else:
         if any(c in w for i, w in enumerate(words) if i != mask for c in _ZH_CONTEXT_WORDS):
@@ -442,6 +468,31 @@ def _item(lang: str, words: list[str], mask: int, flags: list[str] | None, rule:
     return Item(lang, "knowledge", words, mask, content, f"{rule}+statement_content", prov)
 
 
+#: adverbs that stand between "was" and its participle ("was first opened", not "The Lijnbaan first was opened")
+_EN_TIME_ADVERBS = {"first", "originally", "initially", "officially", "formally", "finally", "eventually", "last"}
+#: verbs whose "in [MASK]" takes only a place ("was located in"); after other event verbs a year fits as well
+_EN_PLACE_ONLY = {"locate", "headquarter", "situate", "base"}
+
+
+def en_date_or_place(item: Item) -> Item | str:
+    """An English event statement whose "in [MASK]" only one kind of answer fits, or why none: "X died in [MASK]"
+    takes a year and a place alike ("Yesun Temur died in [Shangdu]" / 1328), so a year answer is asked as "in the
+    year [MASK]"; a place answer is kept only after a verb that takes no date ("was located in"); a month of a
+    year ("began in [March 2011]") is dropped."""
+    words, m = item.words, item.mask
+    if m < 2 or words[m - 1] != "in" or not item.rule.startswith(("wh_do", "wh_passive")):
+        return item
+    if re.fullmatch(r"\d{4}", words[m]):
+        shifted = [i + 2 if i >= m else i for i in item.rationale]
+        return dc_replace(item, words=[*words[:m], "the", "year", *words[m:]], mask=m + 2,
+                          rationale=sorted([*shifted, m + 1]))
+    if _EN_DATE.fullmatch(words[m]):
+        return "knowledge: a month of a year after 'in' (a place fits the slot as well)"
+    if _lemma(words[m - 2].lower()) not in _EN_PLACE_ONLY:
+        return "knowledge: a place after an event's 'in' (a year fits the slot as well: 'died in [Shangdu]')"
+    return item
+
+
 def knowledge_items(data_dir: Path, lang: str, drops: Counter[str] | None = None) -> dict[str, list[Item]]:
     drops = Counter() if drops is None else drops
     out: dict[str, list[Item]] = {}
@@ -458,6 +509,7 @@ def knowledge_items(data_dir: Path, lang: str, drops: Counter[str] | None = None
                 words, mask, rule = made
                 words[mask] = answer
                 item = _item(lang, words, mask, None, rule, prov)
+                item = item if isinstance(item, str) else en_date_or_place(item)
             else:
                 answer = answer.strip().rstrip("。，．.,；;")
                 made_zh = zh_statement(question, answer)

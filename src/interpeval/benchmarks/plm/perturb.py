@@ -1,10 +1,11 @@
 """The paper's three perturbation types, each keeping the answer, with the answer and the rationale mapped onto
 the perturbed words; every partner is re-checked (:func:`recheck`) and dropped with a reason when it fails.
 
-- ``ins_del`` (Ins./Del.): delete one dispensable degree or stance adverb ("very", "really", "actually";
-  很, 非常, 确实 — a closed list, so fixed phrases such as "On the other hand" are never broken), never the answer
-  or a rationale word (``delete_dispensable``); where none is present, insert "In fact ," / "其实，" at the start,
-  lower-casing only a function word there, so names keep their case (``insert_discourse_marker``);
+- ``ins_del`` (Ins./Del.): delete one dispensable degree or stance adverb ("very", "really", "actually"; in
+  Chinese only stance adverbs, 确实, 真的 — a closed list, so fixed phrases such as "On the other hand" are never
+  broken), never the answer or a rationale word (``delete_dispensable``); where none is present, insert "In fact
+  ," / "其实，" (其實 in traditional script) at the start, lower-casing only a function word there, so names keep
+  their case (``insert_discourse_marker``);
 - ``replace`` (Rep.): one important (rationale) content word replaced by a synonym of the same part of speech
   from a lexical resource (:mod:`~interpeval.benchmarks.plm.synonyms`: WordNet for English, cnsyn's synonym sets
   for Chinese), inflected like the original (number of nouns, tense of verbs); never the answer, a name, a
@@ -12,8 +13,8 @@ the perturbed words; every partner is re-checked (:func:`recheck`) and dropped w
 - ``transform`` (Trans.): active → passive from the UD tree (English ``active_to_passive`` with lemminflect,
   Chinese ``bei_passive``); "X because Y ." ↔ "Because Y , X ." and "X , so Y ." → "Because X , Y ." (and
   "X，因为Y。" → "因为Y，所以X。", "X，所以Y。" → "因为X，所以Y。") where the masked word is not a connective
-  (``clause_swap``); "X is [MASK] ." → "[MASK] is X ." for a name as the answer and "X V-ed in [MASK] ." →
-  "In [MASK] , X V-ed ." (``statement_inversion``). Trans. pairs are left out of the consistency metrics, as in
+  (``clause_swap``); "X is [MASK] ." → "[MASK] is X ." for a name as the answer and "X V-ed in the year [MASK] ." →
+  "In the year [MASK] , X V-ed ." (``statement_inversion``). Trans. pairs are left out of the consistency metrics, as in
   the paper.
 """
 
@@ -37,8 +38,11 @@ from interpeval.benchmarks.plm.words import (
 Piece = tuple[int | None, str]  # (index in the original item or None for a new word, the word)
 _DISPENSABLE = {"en": {"very", "really", "actually", "quite", "simply", "certainly", "definitely", "truly",
                        "extremely", "indeed", "totally", "absolutely", "basically", "honestly", "literally"},
-                "zh": {"很", "非常", "十分", "确实", "確實", "其实", "其實", "真的", "特别", "特別", "相当", "相當"}}
+                "zh": {"确实", "確實", "其实", "其實", "真的"}}
+#: no degree adverb (很, 非常, 十分 …): without it an adjective predicate reads unfinished ("我的办公室很吵" →
+#: "我的办公室吵", "描述非常分歧" → "描述分歧", round 7)
 _INSERT = {"en": ["In", "fact", ","], "zh": ["其实", "，"]}
+_ZH_IN_FACT = ("其实", "其實", "事实上", "事實上", "实际上", "實際上")
 #: sentence-initial conjunctions: "In fact , but …" is not English, "其实，然而，…" not Chinese; English inserts after
 #: the conjunction ("But in fact , …"), Chinese makes no insertion there
 _OPENING_CONJUNCTIONS = {"en": {"but", "and", "or", "so", "yet"},
@@ -123,15 +127,20 @@ def insert_or_delete(item: Item) -> Item | None:
         if i not in keep and word.lower() in _DISPENSABLE[item.lang] and (
                 i == 0 or item.words[i - 1].lower() not in ("a", "an")):  # "an extremely busy" -> "an busy"
             pieces = [(j, w) for j, w in enumerate(item.words) if j != i]
+            if i == 0 and item.lang == "en" and len(pieces) > 1:  # "Truly a moment …" -> "A moment …" (round 7)
+                pieces[0] = (pieces[0][0], pieces[0][1][:1].upper() + pieces[0][1][1:])
             return derive(item, pieces, "ins_del", "delete_dispensable")
     words = list(item.words)
     opening = words[0].lower() in _OPENING_CONJUNCTIONS[item.lang] if words else False
-    if opening and item.lang == "zh":
-        return None
+    if opening and item.lang == "zh" or item.lang == "zh" and "".join(words[:2]).startswith(_ZH_IN_FACT):
+        return None  # no "其实，事實上，…": the sentence says "in fact" already
     at = 1 if opening else 0
     if item.lang == "en" and len(words) > at and item.mask != at and _lower_at_start(item, at):
         words[at] = words[at].lower()
-    pieces: list[Piece] = ([(0, words[0])] if opening else []) + [(None, w) for w in _INSERT[item.lang]]
+    marker = _INSERT[item.lang]
+    if item.lang == "zh" and _traditional(item):
+        marker = ["其實", "，"]  # round 7: a simplified 其实 in a traditional-script sentence mixes the scripts
+    pieces: list[Piece] = ([(0, words[0])] if opening else []) + [(None, w) for w in marker]
     if opening:
         pieces[1] = (None, pieces[1][1].lower())
     pieces += list(enumerate(words))[at:]
@@ -152,6 +161,8 @@ def _lower_at_start(item: Item, i: int) -> bool:
         return item.tree[i][2] != "PROPN"
     if is_en_function(word) or any(part in NUMBER_WORDS for part in word.lower().split("-")):
         return True
+    if item.dimension == "semantics" and i in item.rationale:
+        return False  # a WSC candidate is a name or a noun the schema names ("Frank", never "frank"; round 7)
     lemmas = getAllLemmas(word.lower())
     following = item.words[i + 1].lower() if i + 1 < len(item.words) else ""
     if lemmas.get("VERB", ("",))[0] == word.lower() and is_en_function(following) and following not in ("'s", "is"):
@@ -196,6 +207,9 @@ def _en_substitute(item: Item, i: int) -> str | None:
     lemma, upos, tag = form
     if upos == "VERB" and i + 1 < len(item.words) and item.words[i + 1].lower() in _PARTICLES:
         return None
+    before = item.words[i - 1] if i else ""
+    if before[:1].isupper() and before != "I" and not (i == 1 and is_en_function(before)):
+        return None  # the head of a name: "the Maastricht treaty" is not "the Maastricht pact" (round 7)
     for synonym in en_synonyms(lemma, upos):
         if upos not in getAllLemmas(synonym) or len(synonym) < 4:  # "yrs": not a word lemminflect knows
             continue
@@ -211,6 +225,8 @@ def _en_substitute(item: Item, i: int) -> str | None:
 
 def _zh_substitute(item: Item, i: int) -> str | None:
     word = item.words[i]
+    if word == item.answer:  # the premise's copy of a reasoning answer: replacing it unties the answer
+        return None
     before = "".join(item.words[:i])
     if before.count("《") > before.count("》"):  # a title: 《现代食品工程》 is not 《现代食物工程》
         return None
@@ -218,7 +234,7 @@ def _zh_substitute(item: Item, i: int) -> str | None:
     if previous and (previous[-1][1].startswith(("nr", "ns", "nt", "nz"))  # part of a name: 莫洛托夫计划 (round 5)
                      or previous[-1][1] == "x" and has_cjk(previous[-1][0])):  # 羗|山道: a rare character of a name
         return None
-    if any(c in _TRADITIONAL_ONLY for c in "".join(item.words)):  # cnsyn is simplified: no 思维 in 他們的思想
+    if _traditional(item):  # cnsyn is simplified: no 思维 in 他們的思想
         return None
     following = zh_words(item.words[i + 1]) if i + 1 < len(item.words) else []
     if following and len(following[0][0]) == 1 and following[0][1].startswith("n"):  # 黄金|鱼 → 金子鱼
@@ -310,10 +326,12 @@ def _statement_inversion(item: Item) -> Item | None:
         subject = [(i, _moved(item, i)) for i in range(be)]
         return derive(item, [(m, words[m]), (be, words[be]), *subject, (len(words) - 1, ".")], "transform",
                       "statement_inversion")
-    if item.rule.startswith(("wh_do", "wh_passive")) and m == len(words) - 2 and words[m - 1] == "in" and m >= 3:
-        clause = [(i, _moved(item, i)) for i in range(m - 1)]
-        return derive(item, [(m - 1, "In"), (m, words[m]), (None, ","), *clause, (len(words) - 1, ".")],
-                      "transform", "statement_inversion")
+    start = m - 3  # "X died in the year [MASK] ." -> "In the year [MASK] , X died ." (not "In Maribor , X was located")
+    if (item.rule.startswith(("wh_do", "wh_passive")) and m == len(words) - 2 and start >= 2
+            and words[start:m] == ["in", "the", "year"]):
+        clause = [(i, _moved(item, i)) for i in range(start)]
+        return derive(item, [(start, "In"), *[(i, words[i]) for i in range(start + 1, m + 1)], (None, ","), *clause,
+                             (len(words) - 1, ".")], "transform", "statement_inversion")
     return None
 
 
@@ -429,7 +447,16 @@ def _passive_en(item: Item) -> Item | None:
 
 #: Chinese verbs with no 被 passive ("多種波長的光被此光束內有" is not Chinese)
 _ZH_STATIVE = {"有", "是", "為", "为", "成為", "成为", "在", "像", "叫", "姓", "屬於", "属于", "包括", "包含", "位於",
-               "位于", "等於", "等于", "擁有", "拥有", "具有", "含有", "沒有", "没有"}
+               "位于", "等於", "等于", "擁有", "拥有", "具有", "含有", "沒有", "没有",
+               # activities whose object is not affected: "儀式被宮崎滔天參加了", "工程被酒店進行了" (round 7)
+               "參加", "参加", "進行", "进行", "舉行", "举行", "出席", "參與", "参与", "獲得", "获得", "取得", "得到",
+               "經歷", "经历", "看到", "見到", "见到", "認識", "认识", "知道"}
+
+
+def _traditional(item: Item) -> bool:
+    """Whether a Chinese item is in traditional script: UD Chinese-GSD is, whatever its characters (儘管他的錢幣 has
+    none of ``_TRADITIONAL_ONLY``), and so is any sentence with one of those characters."""
+    return "GSD" in str(item.provenance.get("source", "")) or any(c in _TRADITIONAL_ONLY for c in "".join(item.words))
 
 
 def _bei_passive(item: Item) -> Item | None:

@@ -1,11 +1,15 @@
-"""Reasoning instances from COPA (English) and XCOPA (Chinese), as the paper builds them: the premise and its
-correct alternative joined by their causal connective, and a content word of the alternative that the cause or
-effect fixes, masked (not the connective).
+"""Reasoning instances from COPA (English) and XCOPA (Chinese): the premise and its correct alternative joined by
+their causal connective, and a noun of the alternative masked (not the connective).
 
-"premise because cause ." / "premise , so effect ." ("premise，因为cause。" / "premise，所以effect。"); the masked
-word (``copa_content``) is the last noun of the alternative that the premise does not contain (a noun copied from
-the premise is fixed by repetition, not by the causal link); an alternative without one is dropped. Rationale:
-the content words of the premise, the connective and the other content words of the alternative.
+"premise because cause ." / "premise , so effect ." ("premise，因为cause。" / "premise，所以effect。"). The masked
+word (``copa_repeat``) is a noun of the alternative that **repeats one of the premise's nouns**, where the premise
+names at least two things: the causal link decides which of them the alternative is about ("The chandelier
+shattered on the floor because the [chandelier] dropped from the ceiling"; "男人向女人表白了，所以那个[女人]拒绝了他"),
+so a reader gives one answer. The noun must follow a determiner (English "the/his …"; Chinese 的, 这/那/该/其 … or a
+numeral-classifier), so no pronoun fits the slot. A noun the premise lacks is not masked: COPA's alternatives
+leave such a slot open — another word or a synonym fits as naturally (canal / ditch, 手电筒 / 蜡烛; round 6 of the
+review) — so those items are dropped and counted. Rationale: the content words of the premise, the connective and
+the other content words of the alternative.
 """
 
 from __future__ import annotations
@@ -30,10 +34,9 @@ SOURCES = {"en": ("plm_rationale/copa/copa-dev.xml",),
            "zh": ("plm_rationale/xcopa/zh/val.zh.jsonl", "plm_rationale/xcopa/zh/test.zh.jsonl")}
 CONNECTIVES = {"en": {"cause": ["because"], "effect": [",", "so"]}, "zh": {"cause": ["，", "因为"],
                                                                          "effect": ["，", "所以"]}}
-#: kin and gender-paired nouns: the causal link rarely fixes which one ("asked his [mother]" / father)
-_PAIRED = {"girl", "boy", "mother", "father", "sister", "brother", "son", "daughter", "mom", "dad", "wife", "husband",
-           "女孩", "男孩", "母亲", "父亲", "妈妈", "爸爸", "儿子", "女儿", "妻子", "丈夫", "姐姐", "妹妹", "哥哥", "弟弟"}
 _DETERMINERS = {"the", "a", "an", "his", "her", "my", "their", "our", "your", "its", "some", "this", "that", "no"}
+#: Chinese words before a noun that leave no room for a pronoun (那个[女人], 这片[土地], 其[公民])
+_ZH_DETERMINERS = ("这", "那", "该", "此", "其", "每")
 
 
 def _copa_en(path: Path) -> list[tuple[str, str, str, int]]:
@@ -90,15 +93,48 @@ def _en_nouns(words: list[str]) -> list[int]:
 def _clauses(lang: str, premise: str, alternative: str) -> tuple[list[str], list[bool], list[str], list[bool],
                                                                   list[int]]:
     """Words and content flags of both clauses (final punctuation dropped), and the alternative's noun indices."""
+    from lemminflect import getAllLemmas
+
     if lang == "en":
         left = en_tokens(premise.rstrip("."))
         right = en_tokens(alternative.rstrip("."))
-        if right and right[0] != "I" and is_en_function(right[0]):
-            right[0] = right[0].lower()
+        if right and right[0] != "I" and (is_en_function(right[0]) or getAllLemmas(right[0].lower())):
+            right[0] = right[0].lower()  # COPA's alternatives hold no names: "so people skated", not "so People"
         return (left, [is_en_content(w) for w in left], right, [is_en_content(w) for w in right], _en_nouns(right))
     lp, rp = zh_words(premise.rstrip("。")), zh_words(alternative.rstrip("。"))
     return ([w for w, _ in lp], [is_zh_content(w, f) for w, f in lp], [w for w, _ in rp],
-            [is_zh_content(w, f) for w, f in rp], [i for i, (_, f) in enumerate(rp) if f.startswith("n")])
+            [is_zh_content(w, f) for w, f in rp], [i for i, (_, f) in enumerate(rp) if f.startswith("n")
+                                                   and i and _zh_determined(*rp[i - 1])])
+
+
+def _zh_determined(word: str, flag: str) -> bool:
+    """Whether a noun after ``word`` (jieba tag ``flag``) is determined: 的, a demonstrative, a numeral-classifier."""
+    return word.endswith("的") or word.startswith(_ZH_DETERMINERS) or flag in ("m", "q", "mq")
+
+
+def _premise_nouns(lang: str, premise: list[str]) -> set[str]:
+    if lang == "en":
+        return {premise[i].lower() for i in _en_nouns(premise)}
+    return {w for w, f in zh_words("".join(premise)) if f.startswith("n") and len(w) > 1}
+
+
+def copa_item(lang: str, premise: str, question: str, alternative: str) -> Item | str:
+    """The reasoning item of one COPA/XCOPA pair (``copa_repeat``, see the module doc), or why it is dropped."""
+    left, left_content, right, right_content, nouns = _clauses(lang, premise, alternative)
+    things = _premise_nouns(lang, left)
+    repeated = [i for i in nouns if right[i].lower() in things and len(right[i]) > 1]
+    if not repeated:
+        return ("reasoning: no determined noun of the alternative repeats the premise's (an open slot: another "
+                "word fits as naturally)")
+    if len(things) < 2:
+        return "reasoning: the premise names one thing (nothing for the causal link to decide)"
+    connective = CONNECTIVES[lang][question]
+    words = [*left, *connective, *right, "." if lang == "en" else "。"]
+    offset = len(left) + len(connective)
+    mask = offset + repeated[-1]
+    rationale = ([i for i, c in enumerate(left_content) if c] + [offset - 1]
+                 + [offset + i for i, c in enumerate(right_content) if c and offset + i != mask])
+    return Item(lang, "reasoning", words, mask, sorted(set(rationale)), "copa_repeat", {"question": question})
 
 
 def reasoning_items(data_dir: Path, lang: str, drops: Counter[str] | None = None) -> dict[str, list[Item]]:
@@ -107,19 +143,10 @@ def reasoning_items(data_dir: Path, lang: str, drops: Counter[str] | None = None
     for rel in SOURCES[lang]:
         path = data_dir / rel
         for premise, question, alternative, number in (_copa_en(path) if lang == "en" else _xcopa(path)):
-            left, left_content, right, right_content, nouns = _clauses(lang, premise, alternative)
-            fresh = [i for i in nouns if right[i].lower() not in {w.lower() for w in left}
-                     and right[i].lower() not in _PAIRED and len(right[i]) > 1]
-            if not fresh:
-                drops["reasoning: no noun of the alternative that the premise lacks"] += 1
+            item = copa_item(lang, premise, question, alternative)
+            if isinstance(item, str):
+                drops[item] += 1
                 continue
-            connective = CONNECTIVES[lang][question]
-            words = [*left, *connective, *right, "." if lang == "en" else "。"]
-            offset = len(left) + len(connective)
-            mask = offset + fresh[-1]
-            rationale = ([i for i, c in enumerate(left_content) if c] + [len(left) + len(connective) - 1]
-                         + [offset + i for i, c in enumerate(right_content) if c and offset + i != mask])
-            out.append(Item(lang, "reasoning", words, mask, sorted(set(rationale)), "copa_content",
-                            {"source": rel, "line": number, "question": question,
-                             "text_sha1": content_hash(premise)}))
-    return {"copa_content": out}
+            item.provenance.update({"source": rel, "line": number, "text_sha1": content_hash(premise)})
+            out.append(item)
+    return {"copa_repeat": out}

@@ -50,6 +50,9 @@ def wsc_items(data_dir: Path, drops: Counter[str]) -> list[Item]:
         if "of" in (w.lower() for w in chosen[:-1]):
             drops["wsc: the referent is one of a group ('one of the tellers': its head word is not the answer)"] += 1
             continue
+        if chosen[-1].lower() in ("one", "ones"):  # "we rescued the [ones]", "moving into the [one]" (round 7)
+            drops["wsc: the referent's head word is 'one' (the [MASK] would read 'the one')"] += 1
+            continue
         if pron not in _POSSESSIVE and chosen[-1].endswith("'s"):  # "Susan's" names Susan
             chosen = [*chosen[:-1], chosen[-1][:-2]]
         # a determiner, or a bare common noun ("daughter"): "the [MASK]"; a name stands alone
