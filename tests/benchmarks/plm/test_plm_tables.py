@@ -12,12 +12,15 @@ from interpeval.benchmarks.plm.records import GoldenRecord
 from interpeval.benchmarks.plm.tables import (
     RunResult,
     f1_delta,
+    figure_data,
     interpretability_table,
+    load_result,
     mean_ci,
     perturbation_tables,
     prediction_table,
     statistics_table,
 )
+from interpeval.store import Store
 
 
 def _record(sid: int, answer: str, ori: int | None = None) -> GoldenRecord:
@@ -185,3 +188,78 @@ def test_chinese_tables_are_numbered_4_to_7():
     assert interpretability_table("zh", [result], "g.json", GOLDEN2).title.startswith("Table 5")
     pred, interp = perturbation_tables("zh", [result], "g.json", GOLDEN2)
     assert pred.title.startswith("Table 6") and interp.title.startswith("Table 7")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Figure 1's data on GOLDEN2/OUT2: the rationale is extracted afresh from the stored word scores at each ratio,
+# K = ceil(ratio · tokens other than [MASK]); ties keep position order.
+#   n = 4 (every record but 21): K = 1, 1, 2, 2, 2, 3, 3, 4, 4 at 10 … 90 %
+#   n = 5 (21):                  K = 1, 1, 2, 2, 3, 3, 4, 4, 5 (2.5 → 3 at 50 %, 3.5 → 4 at 70 %, 4.5 → 5 at 90 %)
+# importance order from the scores: 1 and 11 [a b c d/x] (4 > 3 > 2 > 1), 12 ties → 1 2 3 4, 2 [s r q p],
+# 21 [s r q p t], 3 [z w v u], 31 [u v w y]
+def _figure_expected():
+    f1_grammar = [
+        (2 / 3 + 2 / 3 + 0 + 0 + 0) / 5,  # K 1: 1 and 11 pick token 1 (gold [1,2]: 2·1/3); 12 picks 1 (gold
+        (2 / 3 + 2 / 3) / 5,              #   [3,4]: 0); 2 and 21 pick 4 (gold [1]): 0
+        2 / 5, 2 / 5,                     # K 2: 1 and 11 exact (1); 12 [1,2] vs [3,4] 0; 2, 21 [s r] 0
+        2 / 5,                            # 21 K 3 [s r q] still misses p
+        (.8 + .8 + .4 + 0 + 0) / 5,       # K 3: 1, 11: 2·2/5; 12: 2·1/5; 2 [s r q] 0; 21 K 3 0
+        (.8 + .8 + .4 + 0 + .4) / 5,      # 21 K 4 reaches p: 2·1/5
+        (2 / 3 * 3 + .4 + .4) / 5,        # K 4: 1, 11, 12: 2·2/6; 2: 2·1/5; 21 K 4: 2·1/5
+        (2 / 3 * 3 + .4 + 1 / 3) / 5]     # 21 K 5: 2·1/6
+    # MAP over (1,11) and (2,21) (Trans. 12 left out): 1 and 11 differ only in their 4th token (d / x)
+    map_grammar = [1, 1, 1, 1,
+                   (1 + (1 + 1 + 2 / 3) / 3) / 2,          # 50 %: [s r] vs [s r q]: 1, 1, 2/3
+                   1,                                      # 60 %: [a b c]/[a b c], [s r q]/[s r q]
+                   (1 + (3 + 3 / 4) / 4) / 2,              # 70 %: [s r q] vs [s r q p]: 1, 1, 1, 3/4
+                   ((3 + 3 / 4) / 4 + 1) / 2,              # 80 %: [a b c d] vs [a b c x]: x misses at 4
+                   ((3 + 3 / 4) / 4 + (4 + 4 / 5) / 5) / 2]  # 90 %: [s r q p] vs [s r q p t]: 4/5 at 5
+    # semantics: gold is every token, so F1 = 2K/(K + 4) for both records; MAP of [z w v u] vs [u v w y]
+    f1_sem = [2 / 5, 2 / 5, 2 / 3, 2 / 3, 2 / 3, 6 / 7, 6 / 7, 1, 1]
+    map_sem = [0, 0, 0, 0, 0, 2 / 9, 2 / 9, 17 / 48, 17 / 48]  # K 3: (0 + 0 + 2/3) / 3; K 4: (0 + 0 + 2/3 + 3/4) / 4
+    return f1_grammar, map_grammar, f1_sem, map_sem
+
+
+def test_figure_data_sweeps_the_extracted_rationale_by_hand():
+    f1_grammar, map_grammar, f1_sem, map_sem = _figure_expected()
+    data = figure_data([_result2()], GOLDEN2)
+    assert list(data) == ["m grad grammar", "m grad semantics"]
+    assert data["m grad grammar"]["n"] == 5 and data["m grad grammar"]["pairs"] == 2
+    assert data["m grad semantics"]["n"] == 2 and data["m grad semantics"]["pairs"] == 1
+    assert data["m grad grammar"]["f1"] == pytest.approx(f1_grammar)
+    assert data["m grad grammar"]["map"] == pytest.approx(map_grammar)
+    assert data["m grad semantics"]["f1"] == pytest.approx(f1_sem)
+    assert data["m grad semantics"]["map"] == pytest.approx(map_sem)
+
+
+def test_figure_data_of_a_run_that_left_a_dimension_out_and_of_a_record_without_words():
+    # a knowledge record of [MASK] alone has no word to pick: its F1 counts 0 at every ratio; a run that evaluated
+    # only the semantics pair has no grammar record (n 0, no pairs): its grammar values are NaN
+    lone = _rec(4, "knowledge", "", [])
+    full = _result2()
+    full.outputs[4] = {"word_scores": [0.0]}
+    part = RunResult("en", "m2", "ig", "integrated_gradients", {}, "mask", 2,
+                     {sid: full.outputs[sid] for sid in (3, 31)})
+    data = figure_data([full, part], [*GOLDEN2, lone])
+    assert list(data) == ["m grad grammar", "m grad semantics", "m grad knowledge", "m2 ig grammar",
+                          "m2 ig semantics", "m2 ig knowledge"]
+    assert data["m grad knowledge"] == {"f1": [0.0] * 9, "map": pytest.approx([float("nan")] * 9, nan_ok=True),
+                                        "n": 1, "pairs": 0}
+    for key in ("m2 ig grammar", "m2 ig knowledge"):
+        assert data[key]["n"] == 0 and data[key]["pairs"] == 0
+        assert all(v != v for v in data[key]["f1"] + data[key]["map"])
+    assert data["m2 ig semantics"] == data["m grad semantics"]
+
+
+def test_load_result_reads_a_stored_run_back(tmp_path):
+    # what `plm run` stores: the run's config names label, explainer, params and target; instance ids are strings
+    with Store(tmp_path / "s.sqlite") as store:
+        run = store.run("plm", {"label": "IG-20", "explainer": "integrated_gradients", "params": {"steps": 20},
+                                "target": "gold", "chunk": 16}, model="tiny-mlm")
+        run.record("11", {"hit1": 0.0, "f1": 0.5})
+        run.record("3", {"hit1": 1.0, "f1": 1.0})
+        result = load_result(store, run.id, "zh")
+    assert (result.lang, result.model, result.label, result.explainer, result.params, result.target,
+            result.run_id) == ("zh", "tiny-mlm", "IG-20", "integrated_gradients", {"steps": 20}, "gold", run.id)
+    assert result.outputs == {11: {"instance_id": "11", "hit1": 0.0, "f1": 0.5},
+                              3: {"instance_id": "3", "hit1": 1.0, "f1": 1.0}}
