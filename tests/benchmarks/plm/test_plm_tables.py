@@ -114,6 +114,15 @@ def _rows(table, *keys):
     return {tuple(r[k] for k in keys): r for r in (dict(zip(table.columns, row, strict=True)) for row in table.rows)}
 
 
+def _strict(build, *args):
+    """Build a table with warnings as errors: an empty dimension must not print numpy's 'Mean of empty slice'."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return build(*args)
+
+
 def test_statistics_table_by_hand():
     # RRL over the originals: grammar (2/4 + 1/4) / 2 = 37.5 %, semantics 4/4 = 100 %
     table = statistics_table("en", "g.json", GOLDEN2)
@@ -240,7 +249,7 @@ def test_figure_data_of_a_run_that_left_a_dimension_out_and_of_a_record_without_
     full.outputs[4] = {"word_scores": [0.0]}
     part = RunResult("en", "m2", "ig", "integrated_gradients", {}, "mask", 2,
                      {sid: full.outputs[sid] for sid in (3, 31)})
-    data = figure_data([full, part], [*GOLDEN2, lone])
+    data = _strict(figure_data, [full, part], [*GOLDEN2, lone])  # no numpy warning for the empty dimensions
     assert list(data) == ["m grad grammar", "m grad semantics", "m grad knowledge", "m2 ig grammar",
                           "m2 ig semantics", "m2 ig knowledge"]
     assert data["m grad knowledge"] == {"f1": [0.0] * 9, "map": pytest.approx([float("nan")] * 9, nan_ok=True),
@@ -309,15 +318,6 @@ OUT3 = {51: {"hit1": 1.0, "hit3": 1.0, "f1": 0.5}, 6: {"hit1": 1.0, "hit3": 1.0,
         81: {"hit1": 0.0, "hit3": 1.0, "f1": 0.0}}
 
 
-def _strict(build, *args):
-    """Build a table with warnings as errors: an empty dimension must not print numpy's 'Mean of empty slice'."""
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        return build(*args)
-
-
 def test_statistics_table_edges_by_hand():
     # every record counts (evaluated or not); RRL over the originals: reasoning 1/3 (5), knowledge 1/3 (6),
     # unknown 2/2 (7); semantics has no original → no RRL. Paper: PAPER-TABLES.md Table 3, English column
@@ -347,6 +347,7 @@ def test_interpretability_table_edges_by_hand():
     assert [rows[("reasoning",)][c] for c in cols] == [0.333, 1, "50.0", "100.0", "–", 0, "–", "–", 0]
     assert [rows[("unknown",)][c] for c in cols] == [None, 0, "–", "–", "–", 0, "–", "–", 0]
     assert [rows[("all",)][c] for c in cols] == [0.389, 3, "50.0 ± 56.6", "100.0 ± 0.0", "–", 0, "–", "–", 0]
+    assert {(row["Model"], row["Explainer"]) for row in rows.values()} == {("m", "grad")}
 
 
 def test_perturbation_tables_edges_and_two_explainers_of_one_model():
@@ -360,12 +361,14 @@ def test_perturbation_tables_edges_and_two_explainers_of_one_model():
     cols = ("pairs", "Top-1 ori", "Top-1 per", "Top-3 ori", "Top-3 per")
     assert [p[("reasoning", "unknown")][c] for c in cols] == [1, "–", "100.0", "–", "100.0"]
     assert [p[("all", "replace")][c] for c in cols] == [1, "–", "0.0", "–", "100.0"]
+    assert {row["Model"] for row in p.values()} == {"m"}
     i = _rows(interp, "Explainer", "Dimension", "Perturbation")
     assert len(interp.rows) == 8
     cols = ("pairs", "token-F1 per", "F1^Δ", "MAP", "PCC (p<0.05)", "MAP*", "significant")
     for label in ("grad", "ig"):
         assert [i[(label, "semantics", "replace")][c] for c in cols] == [1, "0.0", "–", "–", "–", "–", 0]
         assert [i[(label, "all", "unknown")][c] for c in cols] == [1, "50.0", "–", "–", "–", "–", 0]
+    assert {row["Model"] for row in i.values()} == {"m"}
 
 
 SILVER_NOTE = ("rationales: {s}/{n} silver (made by rules, not human-annotated; rule names in the golden file), "
