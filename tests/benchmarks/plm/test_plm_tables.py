@@ -1,4 +1,5 @@
-"""The masked-LM prediction table against values worked out by hand on a hand-made golden/predict pair.
+"""The masked-LM tables (3, 4-11), F1^Δ, the pooled "all" row and Figure 1's data against values worked out by hand
+on hand-made golden/predict records (mutation-checked: docs/testing-plm-tables.md).
 
 Kept small and on the builder's function interface (``prediction_table(lang, results, path, golden)``), so a new
 table numbering only changes the title check.
@@ -115,11 +116,11 @@ def _rows(table, *keys):
 
 
 def _strict(build, *args):
-    """Build a table with warnings as errors: an empty dimension must not print numpy's 'Mean of empty slice'."""
+    """Build with RuntimeWarnings as errors: an empty dimension must not print numpy's 'Mean of empty slice'."""
     import warnings
 
     with warnings.catch_warnings():
-        warnings.simplefilter("error")
+        warnings.simplefilter("error", RuntimeWarning)
         return build(*args)
 
 
