@@ -44,7 +44,8 @@ class Explainer:
     signed: ClassVar[bool] = True
     stochastic: ClassVar[bool] = False
     kinds: ClassVar[tuple[str, ...]] = SCALAR_KINDS
-    #: how many inputs one ``_attribute`` call receives (perturbation methods take one at a time, unpadded)
+    #: how many inputs one ``_attribute`` call receives (the perturbation methods, SmoothGrad and Random take one at a
+    #: time, unpadded, so a stochastic method's draws for an input start from ``seed`` whatever is explained with it)
     rows_per_call: ClassVar[int | None] = None
     #: constructor parameter → what it accepts (None: read from the constructor's annotations, for plug-ins)
     parameters: ClassVar[dict[str, Param] | None] = None
@@ -91,7 +92,7 @@ class Explainer:
             groups.setdefault(t, []).append(i)
         out: list[Attribution | None] = [None] * len(texts)
         rows = self.rows_per_call or batch
-        # one input per call (the perturbation methods): each input's draws start from ``seed``, so its scores are
+        # one input per call (the stochastic methods): each input's draws start from ``seed``, so its scores are
         # those it gets when explained alone, whatever came before it in this call (chunking, worker count)
         per_input = self.stochastic and rows == 1
         params = _jsonable(self.get_params())
