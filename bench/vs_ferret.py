@@ -1,7 +1,8 @@
 """interpeval vs ferret 0.4.2: explain + evaluate the same 20 SST-2 sentences with the same model, side by side.
 
-ferret runs in its own virtual environment, made by this script under ``.cache/ferret-venv`` (ferret pins
-transformers < 5, numpy < 2, pyarrow < 16; CPU torch 2.13.0 is installed first). The model is the zoo's
+ferret runs in its own virtual environment, made by this script under ``.cache/ferret-venv`` (or ``--venv``;
+``--setup`` only makes it: installing ferret takes minutes) with ferret's pins (transformers < 5, numpy < 2,
+pyarrow < 16) and this environment's own torch, linked in, so both sides run the same torch build. The model is the zoo's
 ``minilm-sst2`` (MiniLM + SST-2 head), saved once as a plain Hugging Face checkpoint for ferret. Both sides explain
 each sentence for its predicted class with
 
@@ -49,7 +50,7 @@ import subprocess
 import sys
 import time
 import warnings
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,16 +121,30 @@ for line in sys.stdin:  # one sentence per line (JSON string); one result per li
 '''
 
 
-def ensure_venv() -> Path:
-    """The ferret virtual environment's python, created and installed on first use."""
-    python = VENV / "bin" / "python"
+def ensure_venv(venv: Path = VENV) -> Path:
+    """The ferret virtual environment's python, created and installed on first use.
+
+    Its torch is this environment's own (the package linked into the venv, its dependencies installed), so both
+    sides run the same torch build and kernels, and no second torch is downloaded; ferret and its pins
+    (transformers < 5, numpy < 2, pyarrow < 16) come from PyPI.
+    """
+    import torch
+
+    python = venv / "bin" / "python"
     probe = [str(python), "-c", "import ferret, transformers, numpy; print(transformers.__version__)"]
     if python.exists() and subprocess.run(probe, capture_output=True).returncode == 0:
         return python
-    print(f"creating {VENV} (CPU torch 2.13.0, then ferret-xai 0.4.2)", flush=True)
-    subprocess.run([sys.executable, "-m", "venv", "--clear", str(VENV)], check=True)
+    print(f"creating {venv} (this environment's torch {torch.__version__}, then ferret-xai 0.4.2)", flush=True)
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    ours = Path(torch.__file__).resolve().parents[1]
+    for entry in ours.iterdir():
+        if entry.name.split("-")[0] in ("torch", "torchgen", "functorch"):
+            (site / entry.name).symlink_to(entry)
+    requires = metadata.requires("torch") or []
     pip = [str(python), "-m", "pip", "install", "-q"]
-    subprocess.run([*pip, "torch==2.13.0"], check=True)
+    subprocess.run([*pip, *(r for r in requires if "extra ==" not in r)], check=True)
     subprocess.run([*pip, "ferret-xai==0.4.2", "transformers<5", "numpy<2", "pyarrow<16"], check=True)
     return python
 
@@ -403,6 +418,8 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=20, help="sentences (of the 20 vendored SST-2 dev sentences)")
     parser.add_argument("--bound-every", type=int, default=8, help="replay every K-th batch of each method for its "
                                                                    "bound (1: every batch; a longer run)")
+    parser.add_argument("--venv", type=Path, default=VENV, help="ferret's virtual environment (made when missing)")
+    parser.add_argument("--setup", action="store_true", help="only make ferret's environment, then stop")
     args = parser.parse_args()
     ROWS["every"] = max(1, args.bound_every)
     warnings.filterwarnings("ignore")
@@ -414,7 +431,10 @@ def main() -> None:
     from interpeval.store import Store
 
     WORK.mkdir(parents=True, exist_ok=True)
-    python = ensure_venv()
+    python = ensure_venv(args.venv)
+    if args.setup:
+        print(f"ferret's environment is ready: {python}")
+        return
     model = load("minilm-sst2", device="cpu")
     count_model_rows(model)
     texts = sentences(args.n)
