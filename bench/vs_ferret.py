@@ -2,8 +2,8 @@
 
 ferret runs in its own virtual environment, made by this script under ``.cache/ferret-venv`` (or ``--venv``;
 ``--setup`` only makes it: installing ferret takes minutes) with ferret's pins (transformers < 5, numpy < 2,
-pyarrow < 16) and this environment's own torch, linked in, so both sides run the same torch build. The model is the zoo's
-``minilm-sst2`` (MiniLM + SST-2 head), saved once as a plain Hugging Face checkpoint for ferret. Both sides explain
+pyarrow < 16) and this environment's own torch, linked in, so both sides run the same torch build. The model is
+the zoo's ``minilm-sst2`` (MiniLM + SST-2 head), saved once as a plain Hugging Face checkpoint for ferret. Both sides explain
 each sentence for its predicted class with
 
 * Gradient — ferret ``GradientExplainer(multiply_by_inputs=False)`` (Captum ``Saliency``, ``abs=True``) vs ours
@@ -36,7 +36,7 @@ batches over those replayed. Printed per method: ferret's seconds, ours, the bou
 to gain without scoring fewer rows) and ferret / bound (the ratio a method scoring our rows at our per-row cost
 cannot exceed).
 
-    nice -n 10 python bench/vs_ferret.py [--n 20] [--bound-every 8]
+    nice -n 10 python bench/vs_ferret.py [--n 20] [--bound-every 16]
 """
 
 from __future__ import annotations
@@ -189,7 +189,7 @@ class FerretSide:
 #: side, and keeps the inputs of the batches to replay for the bound (``calls``; ``tokens``: rows × length of all
 #: batches, ``replayed``: of those kept; ``seen``: batches per phase so far, over all sentences)
 LABELS = {"saliency": "Gradient", "integrated_gradients": "IG-50", "lime": "LIME", "kernel_shap": "SHAP"}
-ROWS: dict = {"phase": "evaluate", "rows": {}, "calls": [], "pending": None, "seen": {}, "every": 8}
+ROWS: dict = {"phase": "evaluate", "rows": {}, "calls": [], "pending": None, "seen": {}, "every": 16}
 #: the phases whose bound is a forward and a backward pass (the gradient methods)
 GRADIENT_PHASES = ("explain/Gradient", "explain/IG-50")
 REPLAY = "replay"
@@ -416,7 +416,7 @@ def print_passes(f_rows: list[dict], ours_rows: list[dict]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=20, help="sentences (of the 20 vendored SST-2 dev sentences)")
-    parser.add_argument("--bound-every", type=int, default=8, help="replay every K-th batch of each method for its "
+    parser.add_argument("--bound-every", type=int, default=16, help="replay every K-th batch of each method for its "
                                                                    "bound (1: every batch; a longer run)")
     parser.add_argument("--venv", type=Path, default=VENV, help="ferret's virtual environment (made when missing)")
     parser.add_argument("--setup", action="store_true", help="only make ferret's environment, then stop")
