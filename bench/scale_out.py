@@ -1,8 +1,9 @@
 """The same QUACKIE cell locally and on a local Ray cluster: wall time ratio, overhead per chunk, identical results.
 
 The cell: ``--limit`` true positives of the vendored SQuAD subset, explained for the Classification classifier
-(``minilm-quackie-cls``) by Saliency, IG-50 and LIME-100 (default), through ``run_quackie`` — selection, the
-ground-truth check and every method, as ``interpeval quackie run`` does. Three measurements, one run each:
+(``minilm-quackie-cls``) by Saliency, IG-``--ig-steps`` and LIME-``--lime-samples`` (default IG-50 and LIME-100,
+the issue's cell), through ``run_quackie`` — selection, the ground-truth check and every method, as
+``interpeval quackie run`` does. Three measurements, one run each:
 
 1. local: this process, torch with all its threads;
 2. Ray: a local cluster of ``--workers`` CPUs started by this script on 127.0.0.1, one Ray worker per CPU
@@ -17,7 +18,11 @@ script fails when they are not (docs/cluster.md says where that still happens). 
 with few cores the ratio is about 1 (the local run already uses every core through torch's threads): the point is
 that the cluster path is not slower and gives the same numbers.
 
-    nice -n 10 python bench/scale_out.py [--limit 40] [--workers 2] [--chunk 4]
+    nice -n 10 python bench/scale_out.py [--limit 40] [--workers 2] [--chunk 4] [--ig-steps 50] [--lime-samples 100]
+
+On a quiet 2-core machine the default cell (40 true positives, IG-50, LIME-100) takes well over 6 minutes for the
+two runs; a shorter run keeps the three methods and their settings and explains fewer true positives
+(docs/cluster.md gives the command measured for it).
 """
 
 from __future__ import annotations
@@ -32,8 +37,12 @@ from interpeval.benchmarks.quackie.run import CLASSIFIERS, RANDOM, Method, run_q
 from interpeval.exec import Executor, RayExecutor, using
 from interpeval.store import Store
 
-METHODS = (Method("Gradient", "saliency"), Method("IntegratedGradients_50", "integrated_gradients", {"n_steps": 50}),
-           Method("LIME_100", "lime", {"n_samples": 100}))
+
+def cell_methods(ig_steps: int, lime_samples: int) -> tuple[Method, ...]:
+    """Saliency, IG and LIME as QUACKIE's run names them."""
+    return (Method("Gradient", "saliency"),
+            Method(f"IntegratedGradients_{ig_steps}", "integrated_gradients", {"n_steps": ig_steps}),
+            Method(f"LIME_{lime_samples}", "lime", {"n_samples": lime_samples}))
 
 
 def stored(path: Path) -> dict[str, list[dict]]:
@@ -54,20 +63,24 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=4, help="questions per explainer call (per chunk)")
     parser.add_argument("--classifier", default="Classification", choices=list(CLASSIFIERS))
+    parser.add_argument("--ig-steps", type=int, default=50, help="IG's n_steps")
+    parser.add_argument("--lime-samples", type=int, default=100, help="LIME's n_samples")
     args = parser.parse_args()
+    methods = cell_methods(args.ig_steps, args.lime_samples)
 
     import ray
 
     tmp = Path(tempfile.mkdtemp(prefix="scale-out-"))
 
-    def cell(store_path: Path, methods=METHODS, chunk: int = args.chunk, seed: int = 0) -> None:
+    def cell(store_path: Path, methods=methods, chunk: int = args.chunk, seed: int = 0) -> None:
         """The cell into ``store_path`` (a rerun there reuses the stored selection: only the methods compute)."""
         with Store(store_path) as store:
             run_quackie(["SQuAD"], [args.classifier], list(methods), limit=args.limit, store=store, chunk=chunk,
                         seed=seed, device="cpu", check=seed == 0, log=lambda _: None)
 
     print(f"QUACKIE cell: SQuAD (vendored), {args.classifier} ({CLASSIFIERS[args.classifier].model}), "
-          f"{args.limit} true positives, {', '.join(m.label for m in METHODS)}, chunk {args.chunk}")
+          f"{args.limit} true positives, {', '.join(m.label for m in methods)}, chunk {args.chunk}, "
+          f"{args.workers} Ray workers")
     local = timed(lambda: cell(tmp / "local.sqlite"))
     print(f"local (1 process, torch threads as set):          {local:8.1f} s")
     ray.init(num_cpus=args.workers, include_dashboard=False, _node_ip_address="127.0.0.1", log_to_driver=False)

@@ -1,8 +1,9 @@
 """interpeval vs ferret 0.4.2: explain + evaluate the same 20 SST-2 sentences with the same model, side by side.
 
-ferret runs in its own virtual environment, made by this script under ``.cache/ferret-venv`` (ferret pins
-transformers < 5, numpy < 2, pyarrow < 16; CPU torch 2.13.0 is installed first). The model is the zoo's
-``minilm-sst2`` (MiniLM + SST-2 head), saved once as a plain Hugging Face checkpoint for ferret. Both sides explain
+ferret runs in its own virtual environment, made by this script under ``.cache/ferret-venv`` (or ``--venv``;
+``--setup`` only makes it: installing ferret takes minutes) with ferret's pins (transformers < 5, numpy < 2,
+pyarrow < 16) and this environment's own torch, linked in, so both sides run the same torch build. The model is
+the zoo's ``minilm-sst2`` (MiniLM + SST-2 head), saved once as a plain Hugging Face checkpoint for ferret. Both sides explain
 each sentence for its predicted class with
 
 * Gradient — ferret ``GradientExplainer(multiply_by_inputs=False)`` (Captum ``Saliency``, ``abs=True``) vs ours
@@ -23,9 +24,19 @@ count the model rows each method used (a forward hook on the encoder) next to th
 sides alternate sentence by sentence (ferret waits in its own process), so both see the same load on a shared
 machine; one warm-up sentence per side is left out of the timings. Last, ours explains all sentences in one call
 with the fixed-budget methods (Gradient, IG-50), batched as ``interpeval evaluate`` runs a file, next to ferret's
-per-sentence sum (ferret's explainers take one text per call).
+per-sentence sum (ferret's explainers take one text per call); IG-50 is left out of it (padding to the longest
+sentence made it slower batched than per sentence: 21.6 s against 13.7 s in the last quiet run).
 
-    nice -n 10 python bench/vs_ferret.py [--n 20]
+The bound of each method: the model rows ours ran, replayed right after each sentence as plain batched passes of
+the same inputs through the Hugging Face model (forward under ``inference_mode``; for Gradient and IG-50 forward
+plus the backward pass to the embeddings block's output), with nothing else: no sampling, no surrogate, no
+tokenisation, no Captum. To keep the run short, every ``--bound-every``-th batch of a method is replayed (every
+batch of Gradient, whose batches are one row) and the time is scaled by the tokens (rows × length) of all its
+batches over those replayed. Printed per method: ferret's seconds, ours, the bound, ours / bound (what is left
+to gain without scoring fewer rows) and ferret / bound (the ratio a method scoring our rows at our per-row cost
+cannot exceed).
+
+    nice -n 10 python bench/vs_ferret.py [--n 20] [--bound-every 16]
 """
 
 from __future__ import annotations
@@ -37,8 +48,9 @@ import math
 import os
 import subprocess
 import sys
+import time
 import warnings
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,16 +121,30 @@ for line in sys.stdin:  # one sentence per line (JSON string); one result per li
 '''
 
 
-def ensure_venv() -> Path:
-    """The ferret virtual environment's python, created and installed on first use."""
-    python = VENV / "bin" / "python"
+def ensure_venv(venv: Path = VENV) -> Path:
+    """The ferret virtual environment's python, created and installed on first use.
+
+    Its torch is this environment's own (the package linked into the venv, its dependencies installed), so both
+    sides run the same torch build and kernels, and no second torch is downloaded; ferret and its pins
+    (transformers < 5, numpy < 2, pyarrow < 16) come from PyPI.
+    """
+    import torch
+
+    python = venv / "bin" / "python"
     probe = [str(python), "-c", "import ferret, transformers, numpy; print(transformers.__version__)"]
     if python.exists() and subprocess.run(probe, capture_output=True).returncode == 0:
         return python
-    print(f"creating {VENV} (CPU torch 2.13.0, then ferret-xai 0.4.2)", flush=True)
-    subprocess.run([sys.executable, "-m", "venv", "--clear", str(VENV)], check=True)
+    print(f"creating {venv} (this environment's torch {torch.__version__}, then ferret-xai 0.4.2)", flush=True)
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    ours = Path(torch.__file__).resolve().parents[1]
+    for entry in ours.iterdir():
+        if entry.name.split("-")[0] in ("torch", "torchgen", "functorch"):
+            (site / entry.name).symlink_to(entry)
+    requires = metadata.requires("torch") or []
     pip = [str(python), "-m", "pip", "install", "-q"]
-    subprocess.run([*pip, "torch==2.13.0"], check=True)
+    subprocess.run([*pip, *(r for r in requires if "extra ==" not in r)], check=True)
     subprocess.run([*pip, "ferret-xai==0.4.2", "transformers<5", "numpy<2", "pyarrow<16"], check=True)
     return python
 
@@ -159,20 +185,40 @@ class FerretSide:
         self.proc.wait()
 
 
-#: our explainers' registry names → the bench's method labels; ``ROWS`` counts model rows per phase, as on ferret's side
+#: our explainers' registry names → the bench's method labels; ``ROWS`` counts model rows per phase, as on ferret's
+#: side, and keeps the inputs of the batches to replay for the bound (``calls``; ``tokens``: rows × length of all
+#: batches, ``replayed``: of those kept; ``seen``: batches per phase so far, over all sentences)
 LABELS = {"saliency": "Gradient", "integrated_gradients": "IG-50", "lime": "LIME", "kernel_shap": "SHAP"}
-ROWS: dict = {"phase": "evaluate", "rows": {}}
+ROWS: dict = {"phase": "evaluate", "rows": {}, "calls": [], "pending": None, "seen": {}, "every": 16}
+#: the phases whose bound is a forward and a backward pass (the gradient methods)
+GRADIENT_PHASES = ("explain/Gradient", "explain/IG-50")
+REPLAY = "replay"
 
 
 def count_model_rows(model) -> None:
     """Count the rows that go through the encoder (a pass that stops at the embeddings is no model pass), by phase
-    (``explain/<method>`` while an explainer runs, else ``evaluate``), as the ferret side does."""
+    (``explain/<method>`` while an explainer runs, else ``evaluate``), as the ferret side does; keep the model
+    inputs of every ``ROWS["every"]``-th batch of a phase (every Gradient batch) for :func:`replay_bound`."""
+    import torch
+
     from interpeval.explain.base import Explainer
 
-    def count(module, args, kwargs):
-        x = args[0] if args else kwargs["hidden_states"]
-        ROWS["rows"][ROWS["phase"]] = ROWS["rows"].get(ROWS["phase"], 0) + int(x.shape[0])
+    def inputs(module, args, kwargs):
+        ROWS["pending"] = {k: v.detach().clone() for k, v in kwargs.items() if isinstance(v, torch.Tensor)}
 
+    def count(module, args, kwargs):
+        phase = ROWS["phase"]
+        if phase == REPLAY:
+            return
+        x = args[0] if args else kwargs["hidden_states"]
+        ROWS["rows"][phase] = ROWS["rows"].get(phase, 0) + int(x.shape[0])
+        seen = ROWS["seen"][phase] = ROWS["seen"].get(phase, -1) + 1
+        tokens = int(x.shape[0] * x.shape[1])
+        ROWS["tokens"][phase] = ROWS["tokens"].get(phase, 0) + tokens
+        if phase == "explain/Gradient" or seen % ROWS["every"] == 0:
+            ROWS["calls"].append((phase, ROWS["pending"], tokens))
+
+    model.hf.register_forward_pre_hook(inputs, with_kwargs=True)
     model.hf.base_model.encoder.register_forward_pre_hook(count, with_kwargs=True)
     explain = Explainer.explain
 
@@ -190,7 +236,7 @@ def ours(model, text: str, store) -> dict:
     """interpeval's engine on one sentence (LIME/SHAP sample counts depend on its length, as ferret's)."""
     from interpeval.evaluate import Method, evaluate
 
-    ROWS["rows"] = {}
+    ROWS["rows"], ROWS["tokens"], ROWS["calls"] = {}, {}, []
 
     n2 = len(model.tokenizer(text)["input_ids"]) ** 2
     methods = [Method("Gradient", "saliency"),
@@ -199,14 +245,45 @@ def ours(model, text: str, store) -> dict:
                Method("SHAP", "kernel_shap", {"unit": "token", "removal": "mask", "n_samples": n2})]
     result = evaluate(model, [text], methods, ["faithfulness"], store=store)
     row = {"timings": result.timings, "passes": result.passes, "requests": result.requests, "rows": ROWS["rows"],
-           "n_tokens": len(model.tokenizer(text)["input_ids"]), "values": {r["method"]: {} for r in result.aggregate}}
+           "n_tokens": len(model.tokenizer(text)["input_ids"]), "values": {r["method"]: {} for r in result.aggregate},
+           "tokens": ROWS["tokens"], "bound": replay_bound(model)}
     for r in result.aggregate:
         row["values"][r["method"]][r["metric"]] = r["mean"]
     return row
 
 
-#: the methods with a fixed budget, which our engine batches over inputs (LIME and SHAP explain one input per call)
-BATCHED = ("Gradient", "IG-50")
+def replay_bound(model) -> dict[str, float]:
+    """The kept batches of this sentence replayed as plain passes of the HF model (forward, and for the gradient
+    methods the backward pass to the embeddings block's output): seconds per phase (wall, and ``cpu:``) and the
+    tokens replayed (``tokens:``)."""
+    import torch
+
+    out: dict[str, float] = {}
+    captured: list = []  # the embeddings block's output of the pass being replayed
+    handle = model.embedding_layer().register_forward_hook(lambda module, args, output: captured.append(output))
+    ROWS["phase"] = REPLAY
+    try:
+        for phase, inputs, tokens in ROWS["calls"]:
+            captured.clear()
+            started = (time.perf_counter(), time.process_time())
+            if phase in GRADIENT_PHASES:
+                logits = model.hf(**inputs).logits
+                torch.autograd.grad(logits.softmax(-1)[:, 0].sum(), captured[0])
+            else:
+                with torch.inference_mode():
+                    model.hf(**inputs)
+            for key, delta in ((phase, time.perf_counter() - started[0]),
+                               (f"cpu:{phase}", time.process_time() - started[1]), (f"tokens:{phase}", tokens)):
+                out[key] = out.get(key, 0.0) + delta
+    finally:
+        handle.remove()
+        ROWS["phase"], ROWS["calls"] = "evaluate", []
+    return out
+
+
+#: the methods with a fixed budget, which our engine batches over inputs (LIME and SHAP explain one input per call);
+#: IG-50 batched pads every row to the longest sentence, which cost more than it saved (see the docstring)
+BATCHED = ("Gradient",)
 
 
 def ours_batched(model, texts: list[str], store) -> dict:
@@ -214,10 +291,10 @@ def ours_batched(model, texts: list[str], store) -> dict:
     similar length share a forward and backward pass (ferret's explainers take one text per call)."""
     from interpeval.evaluate import Method, evaluate
 
-    ROWS["rows"] = {}
-    methods = [Method("Gradient", "saliency"),
-               Method("IG-50", "integrated_gradients", {"n_steps": 50, "baseline": "pad"})]
+    ROWS["rows"], ROWS["tokens"], ROWS["calls"] = {}, {}, []
+    methods = [Method("Gradient", "saliency")]
     result = evaluate(model, texts, methods, ["faithfulness"], store=store, chunk=len(texts))
+    ROWS["calls"] = []
     return {"timings": result.timings, "rows": dict(ROWS["rows"])}
 
 
@@ -286,6 +363,34 @@ def print_times(f_rows: list[dict], ours_rows: list[dict], kind: str, label: str
           f"{(f_exp + f_eval) / (o_exp + o_eval):.2f}x; evaluation alone {f_eval / o_eval:.2f}x")
 
 
+def print_bound(f_rows: list[dict], ours_rows: list[dict], kind: str, label: str) -> None:
+    """Per method: ferret's seconds, ours and the bound (our rows as plain batched passes, scaled from the replayed
+    batches by tokens), with ours / bound and ferret / bound."""
+
+    def total(rows: list[dict], field: str, key: str) -> float:
+        return sum(r[field].get(key, 0.0) for r in rows)
+
+    print(f"\n{label}: each method against its bound (our model rows as plain batched passes of the same inputs; "
+          f"every {ROWS['every']}th batch replayed, every Gradient batch, scaled by tokens):")
+    print(f"{'method':<9} {'ferret s':>9} {'ours s':>8} {'bound s':>8} {'replayed':>9} | {'ours/bound':>10} "
+          f"{'ferret/ours':>11} {'ferret/bound':>12}")
+    phases = [(m, f"explain/{m}") for m in METHODS] + [("evaluate", "evaluate")]
+    sums = [0.0, 0.0, 0.0, 0.0, 0.0]
+    for method, phase in phases:
+        fe = total(f_rows, "timings", kind + phase)
+        oe = total(ours_rows, "timings", kind + phase)
+        replayed = total(ours_rows, "bound", f"tokens:{phase}")
+        all_tokens = total(ours_rows, "tokens", phase)
+        bound = total(ours_rows, "bound", kind + phase) * all_tokens / replayed if replayed else math.nan
+        sums = [a + b for a, b in zip(sums, (fe, oe, bound, replayed, all_tokens), strict=True)]
+        print(f"{method:<9} {fe:>9.2f} {oe:>8.2f} {bound:>8.2f} {replayed / all_tokens:>8.0%} | {oe / bound:>10.2f} "
+              f"{fe / oe:>11.2f} {fe / bound:>12.2f}")
+    fe, oe, bound, replayed, all_tokens = sums
+    print(f"{'all':<9} {fe:>9.2f} {oe:>8.2f} {bound:>8.2f} {replayed / all_tokens:>8.0%} | {oe / bound:>10.2f} "
+          f"{fe / oe:>11.2f} {fe / bound:>12.2f}   (ferret/bound: the most explain + evaluate can gain on ferret "
+          "without scoring fewer rows or making a row cheaper)")
+
+
 def print_passes(f_rows: list[dict], ours_rows: list[dict]) -> None:
     """Model rows (one input through the network; with a backward pass for Gradient and IG) per method on each side,
     next to the bound each method's budget sets: Gradient 1 per text, IG 50, LIME and SHAP n² (n tokens with
@@ -311,7 +416,12 @@ def print_passes(f_rows: list[dict], ours_rows: list[dict]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=20, help="sentences (of the 20 vendored SST-2 dev sentences)")
+    parser.add_argument("--bound-every", type=int, default=16, help="replay every K-th batch of each method for its "
+                                                                   "bound (1: every batch; a longer run)")
+    parser.add_argument("--venv", type=Path, default=VENV, help="ferret's virtual environment (made when missing)")
+    parser.add_argument("--setup", action="store_true", help="only make ferret's environment, then stop")
     args = parser.parse_args()
+    ROWS["every"] = max(1, args.bound_every)
     warnings.filterwarnings("ignore")
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -321,7 +431,10 @@ def main() -> None:
     from interpeval.store import Store
 
     WORK.mkdir(parents=True, exist_ok=True)
-    python = ensure_venv()
+    python = ensure_venv(args.venv)
+    if args.setup:
+        print(f"ferret's environment is ready: {python}")
+        return
     model = load("minilm-sst2", device="cpu")
     count_model_rows(model)
     texts = sentences(args.n)
@@ -347,6 +460,8 @@ def main() -> None:
                                                f"{torch.get_num_threads()})")):
         print_times(f_rows, ours_rows, kind, label)
     print_passes(f_rows, ours_rows)
+    for kind, label in (("", "wall-clock"), ("cpu:", "CPU time")):
+        print_bound(f_rows, ours_rows, kind, label)
     print_batched(f_rows, ours_rows, batched)
 
     print("\nmetric agreement (interpeval's metrics on ferret's explanations vs ferret's values):")

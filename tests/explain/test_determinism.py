@@ -1,4 +1,4 @@
-"""The perturbation methods' scores of an input do not depend on how inputs are chunked or on the process's BLAS
+"""The stochastic methods' scores of an input do not depend on how inputs are chunked or on the process's BLAS
 threads: each input's draws start from the seed, and the surrogate fit runs on one BLAS thread (docs/cluster.md).
 
 Every comparison is between two computations of the same input here, bit for bit; no expected number is fixed.
@@ -21,7 +21,8 @@ SENTENCE = ("the film was long and the acting was fine but the story kept losing
 WORDS = SENTENCE.split(" ")
 TEXTS = [" ".join(WORDS[(i * 7 + k) % len(WORDS)] for k in range(20 + 20 * (i % 3))) for i in range(4)]
 METHODS = {"lime": {"n_samples": 40}, "kernel_shap": {"n_samples": 40},
-           "lime_lasso": {"n_samples": 40, "regression": "lasso", "alpha": 1e-6}}  # IQS's 3e-4 zeroes a tiny model
+           "lime_lasso": {"n_samples": 40, "regression": "lasso", "alpha": 1e-6},  # IQS's 3e-4 zeroes a tiny model
+           "smoothgrad": {"n_samples": 3}, "random": {}}
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +67,7 @@ def _stored_lines(model, method: str, chunk: int, store: Store, executor=None) -
                                                                                   executor).outputs]
 
 
-@pytest.mark.parametrize("method", ["lime", "kernel_shap"])
+@pytest.mark.parametrize("method", ["lime", "kernel_shap", "smoothgrad", "random"])
 def test_stored_attributions_are_equal_across_chunk_sizes(tmp_path, model, method):
     with Store(tmp_path / "s.sqlite") as store:
         one, three = (_stored_lines(model, method, c, store) for c in (1, 3))

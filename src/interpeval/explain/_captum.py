@@ -8,6 +8,7 @@ the signed sum over the embedding dimensions of the per-dimension attribution.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import torch
@@ -59,8 +60,9 @@ class _Captured(Exception):
     """Raised by the capture hook to stop a forward pass once the embeddings are known."""
 
 
-def embedding_output(model: Model, enc: BatchEncoding) -> torch.Tensor:
-    """The embeddings block's output for ``enc`` (no gradient; the rest of the forward pass is skipped)."""
+def embedding_output(model: Model, enc: Mapping[str, Any]) -> torch.Tensor:
+    """The embeddings block's output for the model inputs in ``enc`` (no gradient; the rest of the forward pass is
+    skipped)."""
     captured: list[torch.Tensor] = []
 
     def hook(module: Any, args: Any, output: torch.Tensor) -> None:

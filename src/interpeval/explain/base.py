@@ -9,6 +9,7 @@ the method's ``_attribute`` and wrap each row in an :class:`~interpeval.explain.
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import warnings
 from collections.abc import Iterator, Sequence
@@ -44,7 +45,8 @@ class Explainer:
     signed: ClassVar[bool] = True
     stochastic: ClassVar[bool] = False
     kinds: ClassVar[tuple[str, ...]] = SCALAR_KINDS
-    #: how many inputs one ``_attribute`` call receives (perturbation methods take one at a time, unpadded)
+    #: how many inputs one ``_attribute`` call receives (the perturbation methods, SmoothGrad and Random take one at a
+    #: time, unpadded, so a stochastic method's draws for an input start from ``seed`` whatever is explained with it)
     rows_per_call: ClassVar[int | None] = None
     #: constructor parameter → what it accepts (None: read from the constructor's annotations, for plug-ins)
     parameters: ClassVar[dict[str, Param] | None] = None
@@ -59,8 +61,7 @@ class Explainer:
     # -------------------------------------------------------------------------------------------- params
     def get_params(self) -> dict[str, Any]:
         """The constructor parameters and their current values (stored with every Attribution)."""
-        sig = inspect.signature(type(self).__init__)
-        return {p: getattr(self, p) for p in sig.parameters if p != "self"}
+        return {p: getattr(self, p) for p in _init_parameters(type(self))}
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
@@ -91,7 +92,7 @@ class Explainer:
             groups.setdefault(t, []).append(i)
         out: list[Attribution | None] = [None] * len(texts)
         rows = self.rows_per_call or batch
-        # one input per call (the perturbation methods): each input's draws start from ``seed``, so its scores are
+        # one input per call (the stochastic methods): each input's draws start from ``seed``, so its scores are
         # those it gets when explained alone, whatever came before it in this call (chunking, worker count)
         per_input = self.stochastic and rows == 1
         params = _jsonable(self.get_params())
@@ -136,6 +137,13 @@ class Explainer:
 
 
 # ------------------------------------------------------------------------------------------------ helpers
+@functools.cache
+def _init_parameters(cls: type) -> tuple[str, ...]:
+    """The constructor parameter names of an explainer class (read once: ``inspect.signature`` on every explain
+    call showed in the profile of one-input calls)."""
+    return tuple(p for p in inspect.signature(cls.__init__).parameters if p != "self")
+
+
 def resolve_targets(model: Model, texts: list[str], pairs: list[str] | None, target: Target,
                     batch_size: int) -> list[Target]:
     """Fix a "predicted" target (``index`` / ``token_ids`` = None) on each original input.

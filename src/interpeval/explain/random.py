@@ -19,6 +19,9 @@ class Random(Explainer):
     needs_gradients = False
     signed = False
     stochastic = True
+    #: one input per call, so each input's permutation starts from ``seed`` (:meth:`Explainer.explain`) and does not
+    #: depend on the inputs explained with it (chunking, worker count)
+    rows_per_call = 1
 
     parameters = {"seed": SEED, "batch_size": BATCH_SIZE}
 

@@ -27,6 +27,10 @@ class SmoothGrad(Explainer):
     needs_gradients = True
     signed = False
     stochastic = True
+    #: one input per call, unpadded: Captum draws the noise for the whole batch at once (its shape includes the
+    #: padding), so an input's noise, hence its scores, would depend on the inputs beside it; alone, each input's
+    #: draws start from ``seed`` (:meth:`Explainer.explain`) and its noisy copies still share one pass
+    rows_per_call = 1
 
     parameters = {"n_samples": Param(int, minimum=1), "stdevs": Param(float, minimum=0), "abs": Param(bool),
                   "seed": SEED, "batch_size": BATCH_SIZE}

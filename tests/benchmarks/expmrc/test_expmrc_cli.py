@@ -97,3 +97,34 @@ def test_questions_whose_passage_the_answer_model_trained_on_are_left_out_and_co
             assert json.loads((out / "squad" / f"{system}.json").read_text()).keys() == {"q3"}
     notes = json.loads((out / "table3.json").read_text())["notes"]
     assert any("2 questions tiny-extractive-qa trained or was selected on left out" in n for n in notes)
+
+
+def test_baselines_take_the_device_dtype_and_memory_of_the_other_per_input_commands(tmp_path, span_file,
+                                                                                     monkeypatch):
+    """`--device`, `--dtype` and `--memory-gb` reach the answer model `expmrc baselines` loads; a device this machine
+    lacks is one clear line before any work."""
+    import torch
+
+    from interpeval.models import load
+    from interpeval.models.memory import rows_for_memory
+
+    loaded = []
+
+    def spy(*args, **kwargs):
+        loaded.append((kwargs.get("device"), load(*args, **kwargs)))
+        return loaded[-1][1]
+
+    monkeypatch.setattr("interpeval.models.load", spy)
+    data = tmp_path / "data"
+    (data / "squad").mkdir(parents=True)
+    (data / "squad" / "expmrc-squad-dev.json").write_text(span_file.read_text())
+    args = ["baselines", "--subsets", "squad", "--data-dir", str(data), "--qa-model", "tiny-extractive-qa",
+            "--out", str(tmp_path / "out"), "--no-store"]
+    result = CliRunner().invoke(app, [*args, "--device", "cpu", "--dtype", "bf16", "--memory-gb", "0.25"])
+    assert result.exit_code == 0, result.output
+    ((device, model),) = loaded
+    assert device == "cpu" and model.device.type == "cpu" and model.autocast is torch.bfloat16
+    assert model.batch_size == rows_for_memory(model, (1 << 30) // 4)
+    result = CliRunner().invoke(app, [*args, "--device", "cuda:7"])
+    assert result.exit_code != 0 and "--device" in f"{result.output}{result.exception}"
+    assert len(loaded) == 1  # refused before any model was loaded

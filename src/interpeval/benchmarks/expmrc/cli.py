@@ -59,6 +59,8 @@ def baselines(
         mc_model: str = typer.Option("", help="Multiple-choice model (none: the unsupervised overlap scorer)."),
         store: Path = typer.Option(None, help="Results store (default: $INTERPEVAL_STORE or the user data dir)."),
         no_store: bool = typer.Option(False, "--no-store", help="Do not record runs."),
+        device: str = typer.Option("auto", "--device", help="Where the answer models compute: auto, cpu, cuda, "
+                                                            "cuda:N or mps."),
 ) -> None:
     """Every baseline, upper bound and human performance on the dev sets, in the paper's Table 3 layout."""
     from interpeval.benchmarks.expmrc.tables import run_table3, zoo_qa_head
@@ -69,6 +71,7 @@ def baselines(
     for name in chosen:
         validate.one_of(name, SUBSETS, "--subsets")
     validate.output_dir(out, "--out")
+    validate.device(device)
     if data_dir is not None:
         validate.input_dir(data_dir, "--data-dir")
     if not no_store:
@@ -79,7 +82,7 @@ def baselines(
         qa_model_zh = zoo_qa_head("zh")
     paths = {s: (data_dir / s / f"expmrc-{s}-dev.json" if data_dir else dev_path(s)) for s in chosen}
     written = run_table3(paths, out, qa_model=qa_model, qa_model_zh=qa_model_zh, mc_model=mc_model,
-                         store_path=None if no_store else store, use_store=not no_store)
+                         store_path=None if no_store else store, use_store=not no_store, device=device)
     for path in written:
         print(f"wrote {path}")
 

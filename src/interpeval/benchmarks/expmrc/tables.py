@@ -67,8 +67,8 @@ def table3(results: Mapping[tuple[str, str], Score], answerers: Mapping[str, str
 
 
 def run_baselines(datasets: dict[str, Dataset], out_dir: str | Path, qa_model: str = "", qa_model_zh: str = "",
-                  mc_model: str = "", store_path: str | Path | None = None, use_store: bool = True
-                  ) -> tuple[dict[tuple[str, str], Score], dict[str, str], list[str]]:
+                  mc_model: str = "", store_path: str | Path | None = None, use_store: bool = True,
+                  device: str = "auto") -> tuple[dict[tuple[str, str], Score], dict[str, str], list[str]]:
     """Load the answer models, run every system on ``datasets`` (predictions under ``out_dir``): ``(scores by
     (system, subset), answer model by subset, notes)``. Questions whose passage an answer model trained on are
     left out of ``datasets`` (replaced in place) and counted in the notes.
@@ -76,6 +76,7 @@ def run_baselines(datasets: dict[str, Dataset], out_dir: str | Path, qa_model: s
     English span answers come from ``qa_model``, Chinese ones from ``qa_model_zh`` (model rows are left out
     without one); multiple-choice answers from ``mc_model`` or, when empty, the unsupervised overlap scorer.
     With a store, the models' outputs and every system's per-question scores are recorded (a rerun resumes).
+    The answer models compute on ``device`` (``auto``: a GPU when there is one).
     """
     from interpeval.models import load
 
@@ -88,7 +89,8 @@ def run_baselines(datasets: dict[str, Dataset], out_dir: str | Path, qa_model: s
             continue
         if name:
             if name not in models:
-                models[name] = load(name, kind="extractive-qa" if dataset.kind == "span" else "multiple-choice")
+                models[name] = load(name, kind="extractive-qa" if dataset.kind == "span" else "multiple-choice",
+                                    device=device)
             answerers[subset] = name
 
     trained_notes = []
@@ -115,11 +117,11 @@ def run_baselines(datasets: dict[str, Dataset], out_dir: str | Path, qa_model: s
 
 def run_table3(paths: Mapping[str, str | Path], out_dir: str | Path, qa_model: str = "",
                qa_model_zh: str = "", mc_model: str = "", store_path: str | Path | None = None,
-               use_store: bool = True) -> list[Path]:
+               use_store: bool = True, device: str = "auto") -> list[Path]:
     """Load the subsets, run every system (:func:`run_baselines`), write ``table3.{md,json,html}`` and predictions."""
     datasets = {s: load_dataset(p) for s, p in paths.items()}
     results, answerers, trained_notes = run_baselines(datasets, out_dir, qa_model, qa_model_zh, mc_model, store_path,
-                                                      use_store)
+                                                      use_store, device)
     notes = [f"{SUBSET_NAMES[s]}: no answer model given, model rows left out" for s in datasets
              if s not in answerers]
     notes += trained_notes
