@@ -12,6 +12,9 @@ tree (so the checkout and its pyproject stay untouched) with only that module's 
     python tools/mutation.py --tests-from d35c524 evaluate   # the score with an older revision's tests ("before")
     python tools/mutation.py --again consistency   # only the last run's survivors, against today's tests ("after")
     python tools/mutation.py --again --tests-from d35c524 evaluate   # the same after a "before" run
+    python tools/mutation.py quackie/tables --tests tests/x/test_fast.py   # every mutant against fast tests only,
+    python tools/mutation.py --again quackie/tables    # then only their survivors against all the module's tests
+    python tools/mutation.py iqs/tables --mutants '*.x_[!f]*'   # mutmut's name patterns (here: not figure5's)
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
         "tests/benchmarks/quackie/test_run.py::test_run_rows_stored_metrics_and_report_are_one_scoring",
         "tests/benchmarks/quackie/test_run.py::test_gt_selected_alone_and_several_annotators"]),
     "quackie/tables": (["src/interpeval/benchmarks/quackie/tables.py"], [
+        "tests/benchmarks/quackie/test_quackie_tables_by_hand.py",
         "tests/benchmarks/quackie/test_run.py::test_outputs_results_json_and_report",
         "tests/benchmarks/quackie/test_run.py::test_cli_run_writes_the_outputs",
         "tests/benchmarks/quackie/test_run.py::test_run_rows_stored_metrics_and_report_are_one_scoring"]),
@@ -54,6 +58,7 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "iqs/score": (["src/interpeval/benchmarks/iqs/score.py"], [
         "tests/benchmarks/iqs/test_iqs_score.py", "tests/benchmarks/iqs/test_iqs_report_by_hand.py"]),
     "iqs/tables": (["src/interpeval/benchmarks/iqs/tables.py"], [
+        "tests/benchmarks/iqs/test_iqs_tables_by_hand.py",
         "tests/benchmarks/iqs/test_iqs_report_by_hand.py", "tests/benchmarks/iqs/test_iqs_score.py",
         "tests/benchmarks/iqs/test_iqs_cli.py"]),
     "plm/tables": (["src/interpeval/benchmarks/plm/tables.py"], [
@@ -112,10 +117,15 @@ def _survivors(where: Path, mutmut: list[str], env: dict[str, str], outcomes: tu
             if outcome.strip() in outcomes and _function(m.strip()) not in PRESENTATION]
 
 
-def run(key: str, max_children: int, tests_from: str | None = None, again: bool = False) -> dict[str, object]:
+def run(key: str, max_children: int, tests_from: str | None = None, again: bool = False,
+        only_tests: list[str] | None = None, patterns: list[str] | None = None) -> dict[str, object]:
     """Mutate ``key`` in a fresh scratch copy; ``again``: re-run only the survivors of the last run there, with the
-    working tree's tests copied in (the source must be unchanged since that run)."""
+    working tree's tests copied in (the source must be unchanged since that run); ``only_tests``: select these
+    tests instead of the module's own (a fast first pass whose survivors ``again`` then runs against them all);
+    ``patterns``: run only the mutants whose names match (fnmatch), e.g. to leave a figure's out."""
     files, tests = MODULES[key]
+    if only_tests and not again:
+        tests = only_tests
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the mutated copy must win over any tree
     mutmut = [sys.executable, "-m", "mutmut"]
     names: list[str] = []
@@ -133,12 +143,14 @@ def run(key: str, max_children: int, tests_from: str | None = None, again: bool 
                                  config.read_text(), flags=re.M))
     else:
         where = _scratch(key, files, tests, tests_from)
+        names = list(patterns or [])
     subprocess.run(["nice", "-n", "15", *mutmut, "run", "--max-children", str(max_children), *names], cwd=where,
                    env=env, check=False, stdout=subprocess.DEVNULL)
     counts = _counts(where)
     scored = counts["killed"] + counts["survived"] + counts["no tests"]
     survivors = _survivors(where, mutmut, env)
-    return {"module": key, "tests": "working tree" if again or not tests_from else tests_from, "again": again, **counts, "score": round(counts["killed"] / scored, 3) if scored else None,
+    return {"module": key, "tests": "working tree" if again or not tests_from else tests_from, "again": again,
+            "selection": tests, **counts, "score": round(counts["killed"] / scored, 3) if scored else None,
             "survivors": survivors}
 
 
@@ -147,12 +159,16 @@ def main() -> None:
     parser.add_argument("only", nargs="*", help="run only modules whose key contains one of these words")
     parser.add_argument("--max-children", type=int, default=1)
     parser.add_argument("--tests-from", help="a git revision whose tests/ to use (a 'before' score)")
+    parser.add_argument("--tests", nargs="+", metavar="TEST",
+                        help="select these tests instead of the module's own (not with --again)")
+    parser.add_argument("--mutants", nargs="+", metavar="PATTERN", help="run only the mutants matching these")
     parser.add_argument("--again", action="store_true",
                         help="re-run only the last run's survivors, with the working tree's tests (an 'after' score)")
     args = parser.parse_args()
     keys = [k for k in MODULES if not args.only or any(word in k for word in args.only)]
     for key in keys:
-        print(json.dumps(run(key, args.max_children, args.tests_from, args.again), ensure_ascii=False), flush=True)
+        print(json.dumps(run(key, args.max_children, args.tests_from, args.again, args.tests, args.mutants),
+                         ensure_ascii=False), flush=True)
 
 
 if __name__ == "__main__":

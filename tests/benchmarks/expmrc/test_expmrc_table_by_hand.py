@@ -77,3 +77,64 @@ def test_table3_files_against_hand_worked_values(tmp_path, span_file, choice_fil
     ga_line = next(line for line in markdown.splitlines() if line.startswith("| GA Sent."))
     assert [c.strip() for c in ga_line.strip("|").split("|")][1:] == ["100.0", "78.6", "78.6", "100.0", "66.7",
                                                                        "66.7"]
+    # what the table says about itself: no answer model on SQuAD, the overlap scorer on RACE+, each file's hash
+    from interpeval.store import fingerprint_files
+
+    assert table["provenance"]["model"] == {"SQuAD": "none", "RACE+": "overlap-option-scorer (unsupervised, no model)"}
+    assert table["provenance"]["data"] == {
+        name: f"expmrc-{subset}-dev.json (sha256 {fingerprint_files(data / subset / f'expmrc-{subset}-dev.json')})"
+        for subset, name in (("squad", "SQuAD"), ("race", "RACE+"))}
+    assert table["notes"] == [
+        "SQuAD: no answer model given, model rows left out",
+        "Human: each reference in turn against the others; multiple choice: answer fixed at 100 (multiple choice: "
+        "one gold label, no annotator choices released), not measured, so its overall score is the evidence score.",
+        "Upper bounds use the gold answer: GA Sent. = sentence of the gold answer (multiple choice: MSS of the gold "
+        "option); GE Sent. = sentences covering the first reference evidence."]
+    page = (out / "table3.html").read_text()
+    assert "<title>ExpMRC baselines</title>" in page and "<h2>Dev sets</h2>" in page
+    assert page.count("<tr>") == 1 + len(rows)  # the header and every row of table3.json
+    assert sorted(p.name for p in out.iterdir() if p.is_file()) == ["table3.html", "table3.json", "table3.md"]
+
+
+def test_table3_cells_from_hand_made_scores():
+    """``table3`` alone, on scores written by hand: Ans. = 100 × mean answer F1, Evi. = 100 × mean evidence F1,
+    All = 100 × mean of the per-question products (or of ``joint`` where human performance sets it)."""
+    from interpeval.benchmarks.expmrc.score import Score
+    from interpeval.benchmarks.expmrc.tables import table3
+
+    results = {
+        ("mss", "squad"): Score("v", {"q1": 1.0, "q2": 0.5}, {"q1": 0.5, "q2": 0.0}),  # 75, 25, (0.5 + 0) / 2 = 25
+        ("ga", "squad"): Score("v", {"q1": 1.0, "q2": 1.0}, {"q1": 1.0, "q2": 0.6}),   # 100, 80, 80
+        ("ga", "race"): Score("v", {"a": 1.0, "b": 1.0}, {"a": 1.0, "b": 0.0}),        # 100, 50, 50
+        # human: All from joint (0.3 + 0.5) / 2 = 40, not 0.9 × 0.4 + 0.7 × 0.6 → 39
+        ("human", "squad"): Score("v", {"q1": 0.9, "q2": 0.7}, {"q1": 0.4, "q2": 0.6}, joint={"q1": 0.3, "q2": 0.5}),
+        ("human", "race"): Score("v", {"a": 1.0, "b": 1.0}, {"a": 0.5, "b": 0.25}),    # 100 (fixed), 37.5, 37.5
+    }
+    answerers = {"race": "overlap"}
+    data = {"squad": "s.json (sha256 1)", "race": "r.json (sha256 2)", "c3": "unused"}
+    table = table3(results, answerers, data, subsets=("squad", "race"), notes=["a note"],
+                   kinds={"squad": "span", "race": "choice"})
+    assert table.title == "ExpMRC dev results (paper Table 3 layout)"
+    assert table.columns == ["System", "SQuAD Ans.", "SQuAD Evi.", "SQuAD All", "RACE+ Ans.", "RACE+ Evi.",
+                             "RACE+ All"]
+    # systems in SYSTEMS order; MSS w/ Ques., PA Sent., pseudo-data and GE Sent. have no score: left out
+    assert [r[0] for r in table.rows] == ["MSS", "GA Sent. (gold answer; upper bound)",
+                                          "Human (cross-validation over references)"]
+    mss, ga, human = table.rows
+    assert mss[1:4] == pytest.approx([75.0, 25.0, 25.0]) and all(v != v for v in mss[4:])
+    assert ga[1:] == pytest.approx([100.0, 80.0, 80.0, 100.0, 50.0, 50.0])
+    assert human[1:4] == pytest.approx([80.0, 50.0, 40.0])
+    assert human[4:] == ["100 (fixed)", pytest.approx(37.5), "37.5 (= Evi.)"]
+    markdown = table.to_markdown().splitlines()
+    assert markdown[4] == "| MSS | 75.0 | 25.0 | 25.0 | – | – | – |"
+    assert markdown[6] == "| Human (cross-validation over references) | 80.0 | 50.0 | 40.0 | 100 (fixed) | 37.5 | 37.5 (= Evi.) |"
+    assert table.provenance == {
+        "model": {"SQuAD": "none", "RACE+": "overlap"}, "data": {"SQuAD": "s.json (sha256 1)", "RACE+": "r.json (sha256 2)"},
+        "scorer": "interpeval expmrc score (official eval_expmrc.py algorithm, official=True)",
+        "sentences": "en: split after .!? + whitespace; zh: split after 。！？ and ellipses",
+        "similarity": "ExpMRC token F1 (words for English, characters for Chinese)"}
+    assert table.notes == ["a note"]
+    # without kinds the human row's RACE+ cells are numbers (a span subset's answer score is measured); no notes
+    plain = table3(results, answerers, {"squad": "s"}, subsets=("squad", "race"))
+    assert plain.rows[2][4:] == pytest.approx([100.0, 37.5, 37.5]) and plain.notes == []
+    assert plain.provenance["data"] == {"SQuAD": "s"}
