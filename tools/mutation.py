@@ -42,6 +42,8 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "metrics/plausibility": (["src/interpeval/metrics/plausibility.py"], ["tests/metrics/test_plausibility.py"]),
     "metrics/faithfulness": (["src/interpeval/metrics/faithfulness.py"], ["tests/metrics/test_faithfulness.py"]),
     "metrics/iqs": (["src/interpeval/metrics/iqs.py"], ["tests/metrics/test_iqs.py"]),
+    "metrics/prediction": (["src/interpeval/metrics/prediction.py"], ["tests/metrics/test_probing_prediction.py"]),
+    "metrics/rationale": (["src/interpeval/metrics/rationale.py"], ["tests/metrics/test_consistency.py"]),
     "quackie/score": (["src/interpeval/benchmarks/quackie/score.py"], [
         "tests/metrics/test_localisation.py",
         "tests/benchmarks/quackie/test_run.py::test_run_rows_stored_metrics_and_report_are_one_scoring",

@@ -138,3 +138,30 @@ def test_table3_cells_from_hand_made_scores():
     plain = table3(results, answerers, {"squad": "s"}, subsets=("squad", "race"))
     assert plain.rows[2][4:] == pytest.approx([100.0, 37.5, 37.5]) and plain.notes == []
     assert plain.provenance["data"] == {"SQuAD": "s"}
+
+
+def test_run_table3_with_its_defaults_uses_no_answer_model_and_records_every_run(tmp_path, span_file, choice_file):
+    """Called as a library with only paths: no answer model on the span subset (its model rows left out), the
+    overlap scorer on the multiple-choice one, every scored (system, subset) pair recorded in the store."""
+    from interpeval.benchmarks.expmrc.data import load_dataset
+    from interpeval.benchmarks.expmrc.tables import run_baselines, run_table3, zoo_qa_head
+    from interpeval.store import Store
+
+    out, store = tmp_path / "out", tmp_path / "s.sqlite"
+    written = run_table3({"squad": span_file, "race": choice_file}, out, store_path=store)
+    assert written == [out / "table3.md", out / "table3.json", out / "table3.html"]
+    rows = {r["System"] for r in json.loads((out / "table3.json").read_text())["rows"]}
+    # SQuAD without a model: GA, GE, human; RACE+ with the overlap scorer: MSS, MSS w/ Ques., GA (GE and human
+    # need a reference evidence on every question: art2 has none) → 6 runs, 5 distinct rows
+    assert rows == {"MSS", "MSS w/ Ques.", "GA Sent. (gold answer; upper bound)",
+                    "GE Sent. (gold answer; upper bound)", "Human (cross-validation over references)"}
+    with Store(store) as db:
+        assert len(db.runs("expmrc")) == 6
+    datasets = {"squad": load_dataset(span_file), "race": load_dataset(choice_file)}
+    scores, answerers, notes = run_baselines(datasets, tmp_path / "again", store_path=tmp_path / "t.sqlite")
+    assert set(scores) == {("ga", "squad"), ("ge", "squad"), ("human", "squad"), ("mss", "race"), ("mss_q", "race"),
+                           ("ga", "race")}
+    assert answerers == {"race": "overlap-option-scorer (unsupervised, no model)"} and notes == []
+    with Store(tmp_path / "t.sqlite") as db:
+        assert len(db.runs("expmrc")) == 6
+    assert zoo_qa_head("xx") == ""  # no head ships for that language: the model rows are left out
