@@ -165,3 +165,24 @@ def test_run_table3_with_its_defaults_uses_no_answer_model_and_records_every_run
     with Store(tmp_path / "t.sqlite") as db:
         assert len(db.runs("expmrc")) == 6
     assert zoo_qa_head("xx") == ""  # no head ships for that language: the model rows are left out
+
+
+def test_human_row_on_multiple_choice_reads_fixed_and_no_store_writes_nothing(tmp_path, choice_file):
+    """On a multiple-choice subset the human answer score is fixed, not measured: the cells say so. Evidence by
+    hand: q1's two references [tom lives in paris] and [tom lives in paris he likes city] score F1 8/11 against
+    each other, q2's two identical ones 1 → Evi. = 100 × (8/11 + 1) / 2 = 86.36; All = Evi. (answer fixed at 1)."""
+    from interpeval.benchmarks.expmrc.tables import run_table3
+
+    raw = json.loads(choice_file.read_text())
+    raw["data"] = raw["data"][:1]  # art1 only, two reference evidences per question
+    raw["data"][0]["evidences"] = [["Tom lives in Paris.", "Tom lives in Paris. He likes the city."],
+                                   ["It is big.", "It is big."]]
+    choice = tmp_path / "race.json"
+    choice.write_text(json.dumps(raw))
+    out, unused = tmp_path / "out", tmp_path / "unused.sqlite"
+    run_table3({"race": choice}, out, store_path=unused, use_store=False)
+    rows = {r["System"]: r for r in json.loads((out / "table3.json").read_text())["rows"]}
+    human = rows["Human (cross-validation over references)"]
+    assert [human[f"RACE+ {m}"] for m in ("Ans.", "Evi.", "All")] == [
+        "100 (fixed)", pytest.approx(100 * (8 / 11 + 1) / 2), "86.4 (= Evi.)"]
+    assert not unused.exists()

@@ -52,14 +52,15 @@ def result():
                "p_only_gt": 0.8, "delta_without_gt": -0.5, "delta_only_gt": -0.1, "positive_without_gt": 0.0}]
     config = {"datasets": ["squad2", "newsqa", "bioasq"], "methods": [{"label": "Random"}, {"label": "IG"}],
               "aggs": ["sum", "max"], "limit": 5, "official": False, "seed": 3, "chunk": 4}
-    return QuackieResult(rows, selection, checks, config, skipped_methods=["LIME on QA (extractive-qa unsupported)"])
+    return QuackieResult(rows, selection, checks, config, skipped_methods=["LIME on QA (extractive-qa unsupported)",
+                                                                           "SHAP on QA (extractive-qa unsupported)"])
 
 
 LEADERBOARD_NOTES = [
     "IoU, HPD, SNR = 100 × NaN-ignoring mean over explained samples at k=1 (QUACKIE analyze); SNR is s²/n² on the "
     "top-1 binarised scores; 'fails' = samples with NaN IoU, 'no_snr' = samples with NaN SNR.",
     "Random = the original's sentence-level random permutation (seeded per sample).",
-    "not run (model kind unsupported): LIME on QA (extractive-qa unsupported)"]
+    "not run (model kind unsupported): LIME on QA (extractive-qa unsupported); SHAP on QA (extractive-qa unsupported)"]
 PARAMETERS = {"aggs": ["sum", "max"], "limit": 5, "official": False, "seed": 3}  # chunk and datasets left out
 
 
@@ -83,6 +84,10 @@ def test_leaderboard_markdown_cell_by_cell(result):
     result.skipped_methods = []
     assert leaderboard_table(result).notes == LEADERBOARD_NOTES[:2]
     assert leaderboard_table(result).provenance["data"] == "vendored SQuAD-format subsets"
+    result.config = {}  # a result without a configuration: no explainer named, every parameter unknown
+    assert leaderboard_table(result).provenance == {"model": "m-bio, m-cls, m-qa",
+                                                    "data": "vendored SQuAD-format subsets", "explainer": "",
+                                                    "parameters": dict.fromkeys(("aggs", "limit", "official", "seed"))}
 
 
 def test_selection_and_check_tables(result):
