@@ -8,14 +8,16 @@ The numbers themselves are worked out from a hand-made study in ``test_iqs_repor
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
-from interpeval.benchmarks.iqs.score import MethodScore
+from interpeval.benchmarks.iqs.score import Answer, Item, MethodScore
 from interpeval.benchmarks.iqs.tables import (
     IQSResult,
     agreement_table,
     cost_table,
+    score_study,
     table1,
     table2,
     write_outputs,
@@ -128,8 +130,8 @@ def test_simulated_results_say_so_everywhere(tmp_path):
 
 def test_write_outputs_files_report_and_scores(tmp_path):
     results = [_result(), _result("stsb")]
-    written = write_outputs(results, tmp_path / "out")
-    out = tmp_path / "out"
+    out = tmp_path / "new" / "out"  # parents made as needed
+    written = write_outputs(results, out)
     stems = [f"{t}-{task}" for task in ("sst2", "stsb") for t in ("table1", "table2", "agreement", "cost")]
     assert written == [out / f"{s}{ext}" for s in stems for ext in (".md", ".json")] + [
         out / "figure5.png", out / "report.html", out / "scores.json"]
@@ -151,3 +153,21 @@ def test_write_outputs_files_report_and_scores(tmp_path):
                     "reproducibility": {"mean": _v(0.25, 8), "ci95": _v(0.25, 9), "n": 8}, "iqs": _v(0.25, 11),
                     "grid": {"mean": _v(0.25, 12), "std": _v(0.25, 13), "n": 21}, "rank": 2, "grid_rank": 1}
     assert list(summary[0]["methods"]) == ["lime", "custom"]
+
+
+def test_score_study_takes_human_answers_unless_asked_for_simulated_ones():
+    """One SST-2 item (P(positive) = 0.8, word 0 marked green) answered "positive" unchanged by two humans and
+    "negative" by a simulated annotator. Humans: Feat_H = the shown marks → plausibility 1; reproducibility
+    1 / (1 − ln 0.8). Simulated: 1 / (1 − ln 0.2)."""
+    item = Item("i", "s1", "lime", ("a", "b", "c"), frozenset({0}), frozenset(), (0.2, 0.8))
+    answers = [Answer("i", "h1", "positive"), Answer("i", "h2", "positive"),
+               Answer("i", "sim", "negative", simulated=True)]
+    human = score_study({"task": "sst2"}, [item], answers)
+    assert (human.simulated, human.annotators, human.task.name) == (False, ["h1", "h2"], "sst2")
+    (score,) = human.scores
+    assert score.plausibility["mean"] == 1.0 and score.simplicity["mean"] == 1.0
+    assert score.reproducibility["mean"] == pytest.approx(1 / (1 - math.log(0.8)))
+    assert human.agreement["label_agreement"] == 1.0 and human.agreement["pairs"] == 1
+    simulated = score_study({"task": "sst2"}, [item], answers, simulated=True)
+    assert (simulated.simulated, simulated.annotators) == (True, ["sim"])
+    assert simulated.scores[0].reproducibility["mean"] == pytest.approx(1 / (1 - math.log(0.2)))
