@@ -129,6 +129,9 @@ def run(key: str, max_children: int, tests_from: str | None = None, again: bool 
     if only_tests and not again:
         tests = only_tests
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the mutated copy must win over any tree
+    # mutmut forks each mutant from a process that has run the tests: a torch op there started OpenMP threads, and
+    # a forked child then waits forever on their barrier (seen on the model-running QUACKIE / ExpMRC tests)
+    env["OMP_NUM_THREADS"] = "1"
     mutmut = [sys.executable, "-m", "mutmut"]
     names: list[str] = []
     if again:  # the scratch copy the last run of ``key`` (with ``tests_from``'s tests, if given) left

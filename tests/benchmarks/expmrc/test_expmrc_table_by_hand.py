@@ -186,3 +186,34 @@ def test_human_row_on_multiple_choice_reads_fixed_and_no_store_writes_nothing(tm
     assert [human[f"RACE+ {m}"] for m in ("Ans.", "Evi.", "All")] == [
         "100 (fixed)", pytest.approx(100 * (8 / 11 + 1) / 2), "86.4 (= Evi.)"]
     assert not unused.exists()
+
+
+def test_each_subset_gets_the_answer_model_of_its_kind_and_language(tmp_path, span_file, choice_file):
+    """A multiple-choice subset without --mc-model (listed first) still leaves the span subset its QA model; a
+    given --mc-model is loaded as a multiple-choice model; the answer models' outputs are kept in the store; a
+    Chinese subset without --qa-model-zh gets no answer model (the default is none)."""
+    from interpeval.benchmarks.expmrc.data import load_dataset
+    from interpeval.benchmarks.expmrc.tables import run_baselines, run_table3
+    from interpeval.store import Store
+
+    datasets = {"race": load_dataset(choice_file), "squad": load_dataset(span_file)}
+    store = tmp_path / "s.sqlite"
+    _, answerers, _ = run_baselines(datasets, tmp_path / "a", qa_model="tiny-extractive-qa", store_path=store)
+    assert answerers == {"race": "overlap-option-scorer (unsupervised, no model)", "squad": "tiny-extractive-qa"}
+    with Store(store) as db:
+        assert [(r.benchmark, r.model) for r in db.runs("expmrc-answers")] == [("expmrc-answers", "tiny-extractive-qa")]
+    raw = json.loads(choice_file.read_text())  # two options per question: the model batches questions together
+    raw["data"][0]["options"][1], raw["data"][0]["answers"][1] = ["small", "big"], "B"
+    two = tmp_path / "two.json"
+    two.write_text(json.dumps(raw))
+    scores, answerers, _ = run_baselines({"race": load_dataset(two)}, tmp_path / "b", mc_model="tiny-multiple-choice",
+                                         use_store=False)
+    assert answerers == {"race": "tiny-multiple-choice"} and ("mss", "race") in scores
+
+    zh = tmp_path / "cmrc.json"
+    zh.write_text(span_file.read_text().replace("expmrc-squad", "expmrc-cmrc2018"))
+    assert load_dataset(zh).language == "zh"
+    assert run_baselines({"cmrc2018": load_dataset(zh)}, tmp_path / "c", use_store=False)[1] == {}
+    run_table3({"cmrc2018": zh}, tmp_path / "d", use_store=False)
+    notes = json.loads((tmp_path / "d" / "table3.json").read_text())["notes"]
+    assert notes[0] == "CMRC 2018: no answer model given, model rows left out"
