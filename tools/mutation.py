@@ -86,6 +86,8 @@ def _scratch(key: str, files: list[str], tests: list[str], tests_from: str | Non
                                  check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
         tests = [t for t in tests if (where / t.split("::")[0]).is_file()]
+    for f in files:
+        (where / f).write_text(_undecorated((where / f).read_text()))
     config = where / "pyproject.toml"  # mutmut reads [tool.mutmut] from here: the copy's own settings
     text = config.read_text()
     text += ("\n[tool.mutmut]\n"
@@ -94,6 +96,24 @@ def _scratch(key: str, files: list[str], tests: list[str], tests_from: str | Non
              "pytest_add_cli_args = [\"-p\", \"no:cacheprovider\", \"-x\", \"-q\"]\n")
     config.write_text(text)
     return where
+
+
+def _undecorated(source: str) -> str:
+    """mutmut 3 leaves decorated functions unmutated, and every metric is registered by a decorator: in the scratch
+    copy only, ``@deco(...)`` above a top-level ``def f`` becomes ``f = deco(...)(f)`` after it (same behaviour)."""
+    import ast
+
+    lines = source.splitlines(keepends=True)
+    nodes = [n for n in ast.parse(source).body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+             and n.decorator_list]
+    for node in reversed(nodes):  # bottom-up: earlier line numbers stay valid
+        wrapped = node.name
+        for deco in reversed(node.decorator_list):
+            wrapped = f"({ast.get_source_segment(source, deco)})({wrapped})"
+        first = node.decorator_list[0].lineno - 1
+        lines[node.end_lineno:node.end_lineno] = [f"{node.name} = {wrapped}\n"]
+        del lines[first:node.lineno - 1]
+    return "".join(lines)
 
 
 def _function(mutant: str) -> str:
@@ -137,7 +157,7 @@ def run(key: str, max_children: int, tests_from: str | None = None, again: bool 
     if again:  # the scratch copy the last run of ``key`` (with ``tests_from``'s tests, if given) left
         where = SCRATCH / (key.replace("/", "-") + (f"-{tests_from}" if tests_from else ""))
         for f in files:
-            if (where / f).read_bytes() != (ROOT / f).read_bytes():
+            if (where / f).read_text() != _undecorated((ROOT / f).read_text()):
                 raise SystemExit(f"{f} changed since the last run in {where}: run it in full")
         names = _survivors(where, mutmut, env, ("survived", "no tests"))
         shutil.rmtree(where / "tests")
