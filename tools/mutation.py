@@ -104,8 +104,10 @@ def _undecorated(source: str) -> str:
     import ast
 
     lines = source.splitlines(keepends=True)
+    # a cached function stays decorated: its cache, filled in mutmut's parent before the fork, would answer for
+    # the mutant (every mutant of metrics/mrc.py's ``_segmentation`` "survived" that way)
     nodes = [n for n in ast.parse(source).body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-             and n.decorator_list]
+             and n.decorator_list and not any("cache" in ast.get_source_segment(source, d) for d in n.decorator_list)]
     for node in reversed(nodes):  # bottom-up: earlier line numbers stay valid
         wrapped = node.name
         for deco in reversed(node.decorator_list):
