@@ -12,6 +12,9 @@ tree (so the checkout and its pyproject stay untouched) with only that module's 
     python tools/mutation.py --tests-from d35c524 evaluate   # the score with an older revision's tests ("before")
     python tools/mutation.py --again consistency   # only the last run's survivors, against today's tests ("after")
     python tools/mutation.py --again --tests-from d35c524 evaluate   # the same after a "before" run
+    python tools/mutation.py quackie/tables --tests tests/x/test_fast.py   # every mutant against fast tests only,
+    python tools/mutation.py --again quackie/tables    # then only their survivors against all the module's tests
+    python tools/mutation.py iqs/tables --mutants '*.x_[!f]*'   # mutmut's name patterns (here: not figure5's)
 """
 
 from __future__ import annotations
@@ -39,11 +42,14 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "metrics/plausibility": (["src/interpeval/metrics/plausibility.py"], ["tests/metrics/test_plausibility.py"]),
     "metrics/faithfulness": (["src/interpeval/metrics/faithfulness.py"], ["tests/metrics/test_faithfulness.py"]),
     "metrics/iqs": (["src/interpeval/metrics/iqs.py"], ["tests/metrics/test_iqs.py"]),
+    "metrics/prediction": (["src/interpeval/metrics/prediction.py"], ["tests/metrics/test_probing_prediction.py"]),
+    "metrics/rationale": (["src/interpeval/metrics/rationale.py"], ["tests/metrics/test_consistency.py"]),
     "quackie/score": (["src/interpeval/benchmarks/quackie/score.py"], [
         "tests/metrics/test_localisation.py",
         "tests/benchmarks/quackie/test_run.py::test_run_rows_stored_metrics_and_report_are_one_scoring",
         "tests/benchmarks/quackie/test_run.py::test_gt_selected_alone_and_several_annotators"]),
     "quackie/tables": (["src/interpeval/benchmarks/quackie/tables.py"], [
+        "tests/benchmarks/quackie/test_quackie_tables_by_hand.py",
         "tests/benchmarks/quackie/test_run.py::test_outputs_results_json_and_report",
         "tests/benchmarks/quackie/test_run.py::test_cli_run_writes_the_outputs",
         "tests/benchmarks/quackie/test_run.py::test_run_rows_stored_metrics_and_report_are_one_scoring"]),
@@ -54,6 +60,7 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "iqs/score": (["src/interpeval/benchmarks/iqs/score.py"], [
         "tests/benchmarks/iqs/test_iqs_score.py", "tests/benchmarks/iqs/test_iqs_report_by_hand.py"]),
     "iqs/tables": (["src/interpeval/benchmarks/iqs/tables.py"], [
+        "tests/benchmarks/iqs/test_iqs_tables_by_hand.py",
         "tests/benchmarks/iqs/test_iqs_report_by_hand.py", "tests/benchmarks/iqs/test_iqs_score.py",
         "tests/benchmarks/iqs/test_iqs_cli.py"]),
     "plm/tables": (["src/interpeval/benchmarks/plm/tables.py"], [
@@ -79,6 +86,8 @@ def _scratch(key: str, files: list[str], tests: list[str], tests_from: str | Non
                                  check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
         tests = [t for t in tests if (where / t.split("::")[0]).is_file()]
+    for f in files:
+        (where / f).write_text(_undecorated((where / f).read_text()))
     config = where / "pyproject.toml"  # mutmut reads [tool.mutmut] from here: the copy's own settings
     text = config.read_text()
     text += ("\n[tool.mutmut]\n"
@@ -87,6 +96,26 @@ def _scratch(key: str, files: list[str], tests: list[str], tests_from: str | Non
              "pytest_add_cli_args = [\"-p\", \"no:cacheprovider\", \"-x\", \"-q\"]\n")
     config.write_text(text)
     return where
+
+
+def _undecorated(source: str) -> str:
+    """mutmut 3 leaves decorated functions unmutated, and every metric is registered by a decorator: in the scratch
+    copy only, ``@deco(...)`` above a top-level ``def f`` becomes ``f = deco(...)(f)`` after it (same behaviour)."""
+    import ast
+
+    lines = source.splitlines(keepends=True)
+    # a cached function stays decorated: its cache, filled in mutmut's parent before the fork, would answer for
+    # the mutant (every mutant of metrics/mrc.py's ``_segmentation`` "survived" that way)
+    nodes = [n for n in ast.parse(source).body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+             and n.decorator_list and not any("cache" in ast.get_source_segment(source, d) for d in n.decorator_list)]
+    for node in reversed(nodes):  # bottom-up: earlier line numbers stay valid
+        wrapped = node.name
+        for deco in reversed(node.decorator_list):
+            wrapped = f"({ast.get_source_segment(source, deco)})({wrapped})"
+        first = node.decorator_list[0].lineno - 1
+        lines[node.end_lineno:node.end_lineno] = [f"{node.name} = {wrapped}\n"]
+        del lines[first:node.lineno - 1]
+    return "".join(lines)
 
 
 def _function(mutant: str) -> str:
@@ -112,17 +141,25 @@ def _survivors(where: Path, mutmut: list[str], env: dict[str, str], outcomes: tu
             if outcome.strip() in outcomes and _function(m.strip()) not in PRESENTATION]
 
 
-def run(key: str, max_children: int, tests_from: str | None = None, again: bool = False) -> dict[str, object]:
+def run(key: str, max_children: int, tests_from: str | None = None, again: bool = False,
+        only_tests: list[str] | None = None, patterns: list[str] | None = None) -> dict[str, object]:
     """Mutate ``key`` in a fresh scratch copy; ``again``: re-run only the survivors of the last run there, with the
-    working tree's tests copied in (the source must be unchanged since that run)."""
+    working tree's tests copied in (the source must be unchanged since that run); ``only_tests``: select these
+    tests instead of the module's own (a fast first pass whose survivors ``again`` then runs against them all);
+    ``patterns``: run only the mutants whose names match (fnmatch), e.g. to leave a figure's out."""
     files, tests = MODULES[key]
+    if only_tests and not again:
+        tests = only_tests
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the mutated copy must win over any tree
+    # mutmut forks each mutant from a process that has run the tests: a torch op there started OpenMP threads, and
+    # a forked child then waits forever on their barrier (seen on the model-running QUACKIE / ExpMRC tests)
+    env["OMP_NUM_THREADS"] = "1"
     mutmut = [sys.executable, "-m", "mutmut"]
     names: list[str] = []
     if again:  # the scratch copy the last run of ``key`` (with ``tests_from``'s tests, if given) left
         where = SCRATCH / (key.replace("/", "-") + (f"-{tests_from}" if tests_from else ""))
         for f in files:
-            if (where / f).read_bytes() != (ROOT / f).read_bytes():
+            if (where / f).read_text() != _undecorated((ROOT / f).read_text()):
                 raise SystemExit(f"{f} changed since the last run in {where}: run it in full")
         names = _survivors(where, mutmut, env, ("survived", "no tests"))
         shutil.rmtree(where / "tests")
@@ -133,12 +170,14 @@ def run(key: str, max_children: int, tests_from: str | None = None, again: bool 
                                  config.read_text(), flags=re.M))
     else:
         where = _scratch(key, files, tests, tests_from)
+        names = list(patterns or [])
     subprocess.run(["nice", "-n", "15", *mutmut, "run", "--max-children", str(max_children), *names], cwd=where,
                    env=env, check=False, stdout=subprocess.DEVNULL)
     counts = _counts(where)
     scored = counts["killed"] + counts["survived"] + counts["no tests"]
     survivors = _survivors(where, mutmut, env)
-    return {"module": key, "tests": "working tree" if again or not tests_from else tests_from, "again": again, **counts, "score": round(counts["killed"] / scored, 3) if scored else None,
+    return {"module": key, "tests": "working tree" if again or not tests_from else tests_from, "again": again,
+            "selection": tests, **counts, "score": round(counts["killed"] / scored, 3) if scored else None,
             "survivors": survivors}
 
 
@@ -147,12 +186,16 @@ def main() -> None:
     parser.add_argument("only", nargs="*", help="run only modules whose key contains one of these words")
     parser.add_argument("--max-children", type=int, default=1)
     parser.add_argument("--tests-from", help="a git revision whose tests/ to use (a 'before' score)")
+    parser.add_argument("--tests", nargs="+", metavar="TEST",
+                        help="select these tests instead of the module's own (not with --again)")
+    parser.add_argument("--mutants", nargs="+", metavar="PATTERN", help="run only the mutants matching these")
     parser.add_argument("--again", action="store_true",
                         help="re-run only the last run's survivors, with the working tree's tests (an 'after' score)")
     args = parser.parse_args()
     keys = [k for k in MODULES if not args.only or any(word in k for word in args.only)]
     for key in keys:
-        print(json.dumps(run(key, args.max_children, args.tests_from, args.again), ensure_ascii=False), flush=True)
+        print(json.dumps(run(key, args.max_children, args.tests_from, args.again, args.tests, args.mutants),
+                         ensure_ascii=False), flush=True)
 
 
 if __name__ == "__main__":

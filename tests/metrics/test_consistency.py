@@ -74,6 +74,33 @@ def test_rationale_texts():
         rationale_texts(["a"], [5])
 
 
+def test_rationale_selection_edges_by_hand():
+    # ratio 0 and 1 are allowed; a bool or a fractional n is not
+    assert rationale_size(5, 0.0) == 0 and rationale_size(5, 1.0) == 5
+    for bad in (True, 2.5):
+        with pytest.raises(ValueError, match=r"^n: must be an integer >= 0"):
+            rationale_size(bad, 0.5)
+    # official=False rounds to 9 decimals, then takes the ceiling: 10 × 0.25 = 2.5 → 3 (not Python's round(2.5) = 2),
+    # 10 × 0.70000000001 = 7.0000000001 → 7 (10 decimals would keep the excess: 8)
+    assert rationale_size(10, 0.25, official=False) == 3
+    assert rationale_size(10, 0.70000000001, official=False) == 7
+    # the PaddleNLP quirk reaches select_rationale by default: 100 × 0.07 → 8 words (7 with official=False)
+    assert len(select_rationale(np.arange(100.0), ratio=0.07)) == 8
+    assert len(select_rationale(np.arange(100.0), ratio=0.07, official=False)) == 7
+    assert select_rationale([], k=3).tolist() == []  # an empty text has an empty rationale
+    # 200 scores in {0, 1, 2}: the top 50 are the first 50 positions holding a 2 (stable), in position order
+    scores = np.random.default_rng(0).integers(0, 3, 200).astype(float)
+    assert select_rationale(scores, k=50).tolist() == [i for i in range(200) if scores[i] == 2][:50]
+    with pytest.raises(ValueError, match=r"^ratio, k: give exactly one of them$"):
+        select_rationale([0.1])
+    with pytest.raises(ValueError, match=r"^k: must be an integer >= 1"):
+        select_rationale([0.1], k=0)
+    # indices read as floats (e.g. from JSON) are positions; one past the end is named with the valid range
+    assert rationale_texts(["a", "b"], np.array([1.0])) == ("b", "a")
+    with pytest.raises(ValueError, match=r"^rationale: element 0 is 1, outside 0\.\.0$"):
+        rationale_texts(["a"], [1])
+
+
 # --- MAP ---------------------------------------------------------------------------------------------------
 
 

@@ -133,3 +133,23 @@ def test_the_fixed_mode_splits_at_the_ellipsis_and_drops_capitalised_articles():
 def test_bad_references_are_named(references, message):
     with pytest.raises(ValueError, match=message):
         expmrc_f1(references, "x")
+
+
+def test_aggregates_by_hand_with_a_sum_other_than_one_and_named_inputs():
+    # products 1·1 and 1·0.5 → 100 × 1.5 / 2 = 75 (a sum of 1, as above, cannot tell 100·s/n from 100/s/n)
+    assert expmrc_all_f1([1.0, 1.0], [1.0, 0.5]) == pytest.approx(75.0)
+    assert expmrc_ans_f1([1.0, 0.5]) == pytest.approx(75.0) and expmrc_evi_f1([0.5, 0.25]) == pytest.approx(37.5)
+    for call, name in ((lambda: expmrc_all_f1([], [1.0]), "answer_scores"),
+                       (lambda: expmrc_all_f1([1.0], []), "evidence_scores"),
+                       (lambda: expmrc_ans_f1([]), "answer_scores"), (lambda: expmrc_evi_f1([]), "evidence_scores")):
+        with pytest.raises(ValueError, match=rf"^{name} is empty: the original divides by the number of questions$"):
+            call()
+
+
+def test_the_fixed_mode_reaches_both_the_references_and_the_prediction():
+    # official=False: "…" splits and is dropped as punctuation, "The" is dropped as an article — on either side
+    assert expmrc_f1(["a … b"], "a…b", official=False) == 1.0
+    assert expmrc_f1(["a…b"], "a … b", official=False) == 1.0
+    assert expmrc_f1(["The cat"], "the cat", official=False) == 1.0
+    assert expmrc_f1(["The cat"], "the cat") == pytest.approx(2 / 3)  # official: [the, cat] vs [cat]
+    assert expmrc_f1(["a…b"], "a…b") == 1.0  # official: the same single token on both sides

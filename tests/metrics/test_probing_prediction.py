@@ -90,3 +90,13 @@ def test_probing_metrics_take_any_iterable_of_labels_and_name_a_2d_one():
     assert weighted_f1(iter(["a", "a"]), (c for c in "aa")) == 1.0
     with pytest.raises(ValueError, match=r"y_pred: expected a 1-D sequence of labels, got shape \(2, 1\)"):
         accuracy(["a", "b"], [["a"], ["b"]])
+
+
+def test_topk_accuracy_case_and_messages_by_hand():
+    # lowercase=False leaves both sides as written: gold "Paris" is not the prediction "paris" (0 hits of 1)
+    assert topk_accuracy([["paris"]], ["Paris"], lowercase=False) == 0.0
+    assert topk_accuracy([["paris"]], ["Paris"]) == 1.0
+    with pytest.raises(ValueError, match=r"^targets: is empty"):
+        topk_accuracy([["a"]], [])
+    with pytest.raises(ValueError, match=r"^targets\[0\]: expected a word, got int$"):
+        topk_accuracy([["a"]], [1])
