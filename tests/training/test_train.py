@@ -412,3 +412,18 @@ def test_choice_evidence_head_targets_loss_and_prediction():
     for p in preds:
         ev = p["evidence"]
         assert p["choice"] in (0, 1) and ev["text"] and context[ev["start"]:ev["end"]] == ev["text"]
+
+
+def test_a_multiple_choice_model_predicts_items_with_different_option_counts_in_one_call():
+    """C3's questions have two to four options; one ``predict`` call over them keeps the input order and equals
+    predicting each item alone (a batch of mixed option counts was refused)."""
+    qa = read_squad(SQUAD)[:9]
+    texts = [e.context[:80] for e in qa]
+    pairs = [[f"{e.question} {o}" for o in [e.answer_text, "none of these", "all", "some"][: 2 + i % 3]]
+             for i, e in enumerate(qa)]
+    model = tiny("multiple-choice", batch_size=4)
+    alone = [int(model.predict([t], [p])[0]) for t, p in zip(texts, pairs, strict=True)]
+    assert model.predict(texts, pairs).tolist() == alone
+    with_evidence = tiny("multiple-choice", batch_size=4, evidence_head=True)
+    evidence_alone = [with_evidence.predict_evidence([t], [p])[0] for t, p in zip(texts, pairs, strict=True)]
+    assert with_evidence.predict_evidence(texts, pairs) == evidence_alone

@@ -6,7 +6,7 @@ predictions (class ids, spans with character offsets, token ids, choice ids, sen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -369,10 +369,26 @@ class MultipleChoiceModel(Model):
     def _score(self, output: Any, inputs: dict[str, Any], target: Target) -> torch.Tensor:
         return _pick(torch.softmax(output.logits, dim=-1), target.index)
 
+    def _by_option_count(self, texts: list[str], pairs: Sequence[Sequence[str]] | None,
+                         run: Callable[[list[str], list[Sequence[str]]], list[Any]]) -> list[Any]:
+        """``run`` on the items grouped by their number of options (a batch needs one), results in input order:
+        C3's questions have two to four options."""
+        if pairs is None or len(pairs) != len(texts):
+            raise ValueError("multiple-choice needs one list of options per text (pairs)")
+        groups: dict[int, list[int]] = {}
+        for i, options in enumerate(pairs):
+            groups.setdefault(len(options), []).append(i)
+        results: list[Any] = [None] * len(texts)
+        for indices in groups.values():
+            for i, result in zip(indices, run([texts[i] for i in indices], [pairs[i] for i in indices]), strict=True):
+                results[i] = result
+        return results
+
     def predict(self, texts: str | Sequence[str], pairs: Sequence[Sequence[str]] | None = None) -> np.ndarray:
-        """Predicted choice ids ``[N]``."""
-        return np.concatenate([out.logits.argmax(-1).cpu().numpy()
-                               for _, out in self._batches(_as_list(texts, "texts"), pairs)])
+        """Predicted choice ids ``[N]``; items may differ in their number of options."""
+        def choices(group_texts: list[str], group_pairs: list[Sequence[str]]) -> list[int]:
+            return [int(i) for _, out in self._batches(group_texts, group_pairs) for i in out.logits.argmax(-1)]
+        return np.array(self._by_option_count(_as_list(texts, "texts"), pairs, choices), dtype=np.int64)
 
     def predict_evidence(self, texts: str | Sequence[str], pairs: Sequence[Sequence[str]] | None = None, *,
                          max_evidence_tokens: int = 200) -> list[dict[str, Any]]:
@@ -381,7 +397,13 @@ class MultipleChoiceModel(Model):
         the context part every choice's row kept."""
         if self.evidence_head is None:
             raise ValueError(f"{self.name}: no evidence head (train one with evidence on the examples)")
-        texts = _as_list(texts, "texts")
+        return self._by_option_count(_as_list(texts, "texts"), pairs,
+                                     lambda group_texts, group_pairs: self._evidence(group_texts, group_pairs,
+                                                                                     max_evidence_tokens))
+
+    def _evidence(self, texts: list[str], pairs: Sequence[Sequence[str]],
+                  max_evidence_tokens: int) -> list[dict[str, Any]]:
+        """:meth:`predict_evidence` on items with one number of options."""
         results: list[dict[str, Any]] = []
         for enc, out in self._batches(texts, pairs):
             for b in range(out.logits.shape[0]):

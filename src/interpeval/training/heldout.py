@@ -103,17 +103,12 @@ def expmrc_choice_test(root: Path, subset: str, train_labels: Sequence[int]) -> 
 
     def score(model: Any, items: list[Any]) -> dict[str, float]:
         outputs = {}
-        by_size: dict[int, list[tuple[ChoiceExample, Any]]] = {}
-        for e, q in zip(items, dataset.questions, strict=True):  # a batch needs one number of options
-            by_size.setdefault(len(e.options), []).append((e, q))
-        for group in by_size.values():
-            texts, pairs = [e.context for e, _ in group], [[choice_pair(e.question, o) for o in e.options]
-                                                           for e, _ in group]
-            preds = (model.predict_evidence(texts, pairs) if model.evidence_head is not None else
-                     [{"choice": int(i), "evidence": None} for i in model.predict(texts, pairs)])
-            for (e, q), p in zip(group, preds, strict=True):
-                outputs[q.qid] = ModelOutput(Answer(e.options[p["choice"]], label=CHOICE_LABELS[p["choice"]]),
-                                             p["evidence"] and p["evidence"]["text"])
+        texts, pairs = [e.context for e in items], [[choice_pair(e.question, o) for o in e.options] for e in items]
+        preds = (model.predict_evidence(texts, pairs) if model.evidence_head is not None else
+                 [{"choice": int(i), "evidence": None} for i in model.predict(texts, pairs)])
+        for e, q, p in zip(items, dataset.questions, preds, strict=True):
+            outputs[q.qid] = ModelOutput(Answer(e.options[p["choice"]], label=CHOICE_LABELS[p["choice"]]),
+                                         p["evidence"] and p["evidence"]["text"])
         mss = official(outputs, "mss_q")
         scores = official(outputs, "pseudo") if model.evidence_head is not None else {"accuracy": mss["accuracy"]}
         return {**scores, "mss_q_evidence_f1": mss["evidence_f1"]}
