@@ -1,5 +1,5 @@
 """The masked-LM tables (3, 4-11), F1^Δ, the pooled "all" row and Figure 1's data against values worked out by hand
-on hand-made golden/predict records (mutation-checked: docs/testing-plm-tables.md).
+on hand-made golden/predict records (mutation-checked: docs/testing.md, "Round 4 … masked-LM table builders").
 
 Kept small and on the builder's function interface (``prediction_table(lang, results, path, golden)``), so a new
 table numbering only changes the title check.
