@@ -31,6 +31,11 @@ def test_reproduce_tiny_configuration(tmp_path, monkeypatch):
                                                        "2018"]["SQuAD dev Evi."]
     assert mss.cells["C3 dev All"].paper == printed["PLM base-level Baselines Most Similar Sent., RACE+ / C3"][
         "C3 dev All"]
+    # the whole paper column: every published dev value of the base-level and human rows, and nothing else
+    dev_rows = [row for label, row in printed.items() if label.startswith(("Human", "PLM base-level"))]
+    expected = sorted(v for row in dev_rows for c, v in row.items() if " dev " in c and v is not None)
+    assert sorted(c.paper for row in table.rows for c in row.cells.values() if c.paper is not None) == expected
+    assert len(expected) == 54 and all(row.differs for row in table.rows)
     assert all(c.n == 3 for c in mss.cells.values()) and "3 of the 501" in mss.differs
     assert all(c.low <= c.ours <= c.high for c in mss.cells.values())
     # PA Sent. has no multiple-choice counterpart: empty on both sides
