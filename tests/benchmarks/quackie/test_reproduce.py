@@ -67,6 +67,7 @@ def test_reproduce_quackie_tiny_resumes_and_reruns_nothing(tmp_path, capsys, pas
     assert saliency["n"] == 2 and 0 <= saliency["ours"] <= 100 and saliency["paper"] == 91.12
     assert next(r for r in table4["rows"] if r["label"] == "Saliency sum")["cells"]["NYT QA"]["ours"] is None
     assert len(doc["findings"]) == 5 and {f["verdict"] for f in doc["findings"]} <= set(VERDICTS)
+    assert all(row["differs"] for table in doc["tables"] for row in table["rows"])  # every row says why it differs
     assert "<section class='reproduce' id='reproduce-quackie'>" in (tmp_path / "out" / "reproduce-quackie.html"
                                                                      ).read_text()
 
