@@ -66,6 +66,8 @@ def test_reproduce_quackie_tiny_resumes_and_reruns_nothing(tmp_path, capsys, pas
     saliency = next(r for r in table4["rows"] if r["label"] == "Saliency sum")["cells"]["SQuAD QA"]
     assert saliency["n"] == 2 and 0 <= saliency["ours"] <= 100 and saliency["paper"] == 91.12
     assert next(r for r in table4["rows"] if r["label"] == "Saliency sum")["cells"]["NYT QA"]["ours"] is None
+    # every number names the heads a fresh install runs (mpnet-squad's base is an optional extra)
+    assert "QA: minilm-squad" in table4["ours_model"] and "mpnet" not in json.dumps(doc)
     assert len(doc["findings"]) == 5 and {f["verdict"] for f in doc["findings"]} <= set(VERDICTS)
     assert all(row["differs"] for table in doc["tables"] for row in table["rows"])  # every row says why it differs
     assert "<section class='reproduce' id='reproduce-quackie'>" in (tmp_path / "out" / "reproduce-quackie.html"
