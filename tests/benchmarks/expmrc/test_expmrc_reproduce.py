@@ -31,6 +31,16 @@ def test_reproduce_tiny_configuration(tmp_path, monkeypatch):
                                                        "2018"]["SQuAD dev Evi."]
     assert mss.cells["C3 dev All"].paper == printed["PLM base-level Baselines Most Similar Sent., RACE+ / C3"][
         "C3 dev All"]
+    # the whole paper column: each row holds every published dev value of the paper's base-level (or human) row of
+    # that name, both panels, and nothing else (the tiny head has no evidence head: no pseudo-data row)
+    for row in table.rows:
+        name = row.label.lower()
+        published_rows = [r for label, r in printed.items() if label.lower().removeprefix(
+            "plm base-level baselines ").split(", ")[0] == name]
+        expected = sorted(v for r in published_rows for c, v in r.items() if " dev " in c and v is not None)
+        assert sorted(c.paper for c in row.cells.values() if c.paper is not None) == expected, row.label
+        assert row.differs
+    assert sum(c.paper is not None for row in table.rows for c in row.cells.values()) == 42
     assert all(c.n == 3 for c in mss.cells.values()) and "3 of the 501" in mss.differs
     assert all(c.low <= c.ours <= c.high for c in mss.cells.values())
     # PA Sent. has no multiple-choice counterpart: empty on both sides

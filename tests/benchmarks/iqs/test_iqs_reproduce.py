@@ -41,6 +41,10 @@ def test_reproduce_tiny_configuration(tmp_path):
     assert gbp.cells["Simplicity"].n == 2 and gbp.cells["Plausibility"].n == 4  # 2 samples × 2 annotators
     assert 0 <= gbp.cells["Simplicity"].ours <= 1 / 3
     assert PAPER_PATTERN.describe() in gbp.differs and SIMULATED_BANNER in gbp.differs
+    for number, table in (("1", table1), ("2", table2)):  # the paper column of every row is the published row
+        assert all({c: cell.paper for c, cell in row.cells.items()} == printed[number]["rows"][row.label]
+                   and row.differs for row in table.rows)
+    assert len(table2.rows) == len(printed["2"]["rows"]) == 6
     cells = {r.label: r.cells for r in table2.rows}
     assert cells["LIME"]["SST2 mean"].ours is None and cells["LIME"]["SST2 mean"].paper == 0.6397
     assert cells["DeepLIFT"]["SST2 std"].ours is not None
@@ -65,6 +69,34 @@ def test_profiles_say_their_parameters():
     assert quick["methods"]["integrated_gradients"]["n_steps"] < 50
     with pytest.raises(ValueError, match="profile"):
         profile_settings("full", {})
+
+
+def test_paper_estimate_is_printed_first_from_a_measured_pilot(tmp_path, monkeypatch, capsys):
+    """The paper profile's estimate (LIME / SHAP at 3,000 perturbations, IG 50 steps) is each method's wall time
+    measured on one sample at 30 perturbations / 5 steps, scaled linearly, and it is printed before any study."""
+    from interpeval.benchmarks.iqs import reproduce as iqs_reproduce
+
+    pilots = []
+
+    def measured(model, task, samples, methods):
+        explanations, costs = explain_samples(model, task, samples, methods)
+        pilots.append((methods, costs))
+        return explanations, costs
+
+    monkeypatch.setattr(iqs_reproduce, "explain_samples", measured)
+    context = ReproduceContext("paper", tmp_path / "out", tmp_path / "store.sqlite",
+                               extra={**TINY, "methods": ["input_x_gradient"], "skip_protocol_simplicity": True})
+    plugin.get("iqs").part("reproduce")(context)
+    err = capsys.readouterr().err
+    assert err.index("cost estimate, all tasks") < err.index("iqs reproduce (paper)")
+    pilot = {name: (params, costs[name]) for methods, costs in pilots for name, params in methods.items()}
+    assert set(pilot) == set(PAPER_METHODS)  # the whole protocol's cost, not only the methods this call runs
+    assert pilot["lime"][0]["n_samples"] == pilot["kernel_shap"][0]["n_samples"] == 30
+    assert pilot["integrated_gradients"][0]["n_steps"] == 5
+    n = 2 * TINY["per_class"]
+    line = next(line for line in err.splitlines() if line.startswith(f"cost estimate sst2 ({n} samples)"))
+    for name, scale in (("lime", 100), ("integrated_gradients", 10), ("input_x_gradient", 1)):
+        assert f"{name} {pilot[name][1] * scale * n:.0f} s" in line
 
 
 @pytest.mark.slow

@@ -25,6 +25,7 @@ def test_reproduce_counts_the_converted_tasks_and_decides_every_finding(tmp_path
     assert row.label == "tr_imst" and row.cells["official tasks"].ours == len(manifest["tasks"]) > 0
     assert row.cells["official te"].ours == sum(t["counts"]["te"] for t in manifest["tasks"])
     assert all(cell.paper is None for cell in row.cells.values())  # the paper publishes no numbers
+    assert row.differs  # says why: the paper publishes figures, not numbers
     assert [f.verdict in VERDICTS for f in report.findings] == [True] * 4
     family = next(f for f in report.findings if "family" in f.claim)
     assert family.verdict == "cannot be tested here" and "tr" in family.evidence and row.cells["default tasks"].ours > 0  # one language only

@@ -66,7 +66,10 @@ def test_reproduce_quackie_tiny_resumes_and_reruns_nothing(tmp_path, capsys, pas
     saliency = next(r for r in table4["rows"] if r["label"] == "Saliency sum")["cells"]["SQuAD QA"]
     assert saliency["n"] == 2 and 0 <= saliency["ours"] <= 100 and saliency["paper"] == 91.12
     assert next(r for r in table4["rows"] if r["label"] == "Saliency sum")["cells"]["NYT QA"]["ours"] is None
+    # every number names the heads a fresh install runs (mpnet-squad's base is an optional extra)
+    assert "QA: minilm-squad" in table4["ours_model"] and "mpnet" not in json.dumps(doc)
     assert len(doc["findings"]) == 5 and {f["verdict"] for f in doc["findings"]} <= set(VERDICTS)
+    assert all(row["differs"] for table in doc["tables"] for row in table["rows"])  # every row says why it differs
     assert "<section class='reproduce' id='reproduce-quackie'>" in (tmp_path / "out" / "reproduce-quackie.html"
                                                                      ).read_text()
 
@@ -154,3 +157,41 @@ def test_random_finding_pools_small_cells_by_each_inputs_expectation():
     assert finding_random(always, table, {}).verdict == "does not hold"
     few = _measured({("SQuAD", "QA", "Random"): fair[:8]}, {("SQuAD", "QA"): [(4, 1)] * 8})
     assert finding_random(few, table, {}).verdict == "cannot be tested here"
+
+
+def test_quick_profile_pairs_lime_and_shap_on_enough_inputs_to_decide():
+    """The main job's profile: LIME / SHAP at 10 and 100 samples (no IG) on the first 8 true positives of SQuAD per
+    classifier, the first of the headline rows' inputs, so 16 Saliency / X-10 pairs pool past the deciding n (4 per
+    classifier, 8 pairs, decided neither LIME/SHAP finding); SmoothGrad on the first 10 of the same inputs (one
+    cell's deciding n) in two of the four sets, to stay inside the main job's 15 minutes."""
+    from interpeval.benchmarks.quackie.reproduce import (
+        CLASSIFIERS,
+        COSTLY,
+        HEADLINE,
+        MIN_DECIDING_N,
+        PROFILES,
+    )
+
+    quick = PROFILES["quick"]
+    (headline, everywhere, cheap_n), (rest, rest_sets, rest_n), (costly, where, costly_n) = quick.phases()
+    assert headline == HEADLINE and everywhere == ("SQuAD", "NEW_WIKI", "Reddit", "Amazon") and cheap_n == 20
+    assert rest == ("SmoothGrad_5",) and rest_sets == ("SQuAD", "Amazon") and rest_n == MIN_DECIDING_N
+    assert costly == COSTLY[1:] == ("LIME_10", "LIME_100", "SHAP_10", "SHAP_100") and where == ("SQuAD",)
+    assert costly_n == 8 and costly_n * len(CLASSIFIERS) >= MIN_DECIDING_N and costly_n <= cheap_n
+
+
+def test_no_gain_on_enough_pairs_is_against_an_improvement():
+    """A claimed gain that the paired interval rules out — every difference 0, or losses with the upper end at 0 —
+    does not hold once there are enough pairs; the same at 8 pairs decides nothing."""
+    from interpeval.benchmarks.quackie.reproduce import finding_samples
+
+    def cells(ten, hundred, n):
+        return {("SQuAD", clf, f"{name}_{samples}"): (ten if samples == 10 else hundred)[:n]
+                for clf in ("QA", "Classification") for name in ("LIME", "SHAP") for samples in (10, 100)}
+
+    ties = cells([1.0] * 8, [1.0] * 8, 8)
+    found = finding_samples(_measured(ties))
+    assert found.verdict == "does not hold" and "+0.0 [+0.0, +0.0] n=16" in found.evidence, found.evidence
+    assert finding_samples(_measured(cells([1.0] * 4, [1.0] * 4, 4))).verdict == "cannot be tested here"
+    gains = cells([0.0, 1.0] * 4, [1.0] * 8, 8)
+    assert finding_samples(_measured(gains)).verdict == "holds"
