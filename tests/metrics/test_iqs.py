@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -38,6 +39,7 @@ def test_simplicity_beta_and_log_guard():
     assert iqs_simplicity(11) == pytest.approx(1 / (math.log(2) + 1))
     assert iqs_simplicity(29) == pytest.approx(1 / (math.log(20) + 1))
     assert iqs_simplicity(5, beta=3) == pytest.approx(1 / (math.log(2) + 1))
+    assert iqs_simplicity(np.int64(11)) == pytest.approx(1 / (math.log(2) + 1))  # numpy's integers count too
 
 
 def test_reproducibility_losses():
@@ -47,6 +49,16 @@ def test_reproducibility_losses():
     assert iqs_reproducibility([3.0, 2.0], [4.0, 2.0], loss="mae") == pytest.approx(0.75)
     # 0-1: one miss of two -> (1/2 + 1)/2
     assert iqs_reproducibility([1, 0], [1, 1], loss="zero_one") == pytest.approx(0.75)
+
+
+def test_reproducibility_mae_and_zero_one_apart_by_hand():
+    # the pairs above give 0.75 under mae and zero_one alike (every miss is off by exactly 1, one of two items):
+    # here a miss is off by 3 or by 2, and one of three items misses
+    # mae: |3 − 0| = 3 -> 1/4 ; |0.5 − 0.5| = 0 -> 1 ; mean 5/8 (zero_one would give (1/2 + 1)/2 = 3/4)
+    assert iqs_reproducibility([3.0, 0.5], [0.0, 0.5], loss="mae") == pytest.approx(5 / 8)
+    # zero_one: hits, a miss (2 vs 0), a hit -> (1 + 1/2 + 1)/3 = 5/6 (mae: (1 + 1/3 + 1)/3 = 7/9; counting the
+    # hits as the losses instead: (1/2 + 1 + 1/2)/3 = 2/3)
+    assert iqs_reproducibility([0, 2, 1], [0, 0, 1], loss="zero_one") == pytest.approx(5 / 6)
 
 
 def test_reproducibility_log_clips_zero_probability():
@@ -140,6 +152,23 @@ def test_sign_sets_by_hand():
     (lambda: iqs("x", 0.5, 0.5), r"^plausibility: must be a number in \[0, 1\], got 'x'$"),
     (lambda: weight_grid(0), r"^steps: must be an integer >= 1, got 0$"),
     (lambda: weight_grid(True), r"^steps: must be an integer >= 1, got True$"),
+    (lambda: iqs_plausibility({}, {}), r"^human: expected a non-empty mapping class -> marked words$"),
+    (lambda: iqs_simplicity(True), r"^n_chunks: must be an integer >= 0, got True$"),
+    (lambda: iqs_simplicity(10.5), r"^n_chunks: must be an integer >= 0, got 10\.5$"),
+    (lambda: iqs_reproducibility([0], [["a", "b"]]), r"^y_model: expected class probabilities \(samples × classes\)$"),
+    # each bound on its own: above 1 only, below 0 only, not a number
+    (lambda: iqs_reproducibility([0], [[1.5, 0.5]]), r"^y_model: probabilities must lie in \[0, 1\]$"),
+    (lambda: iqs_reproducibility([0], [[-0.5, 0.5]]), r"^y_model: probabilities must lie in \[0, 1\]$"),
+    (lambda: iqs_reproducibility([0], [[math.nan, 0.5]]), r"^y_model: probabilities must lie in \[0, 1\]$"),
+    # a fractional label alone, a negative label alone; the range names the last class (two classes: 1, three: 2)
+    (lambda: iqs_reproducibility([0.5], [[0.5, 0.5]]), r"^y_human: labels must be class indices in 0\.\.1$"),
+    (lambda: iqs_reproducibility([-1], [[0.5, 0.5]]), r"^y_human: labels must be class indices in 0\.\.1$"),
+    (lambda: iqs_reproducibility([3], [[0.2, 0.3, 0.5]]), r"^y_human: labels must be class indices in 0\.\.2$"),
+    (lambda: iqs_reproducibility([1.0], [math.nan], loss="mae"),
+     r"^y_model: value at position 0 is nan \(must be finite\)$"),
+    (lambda: iqs(0.5, 1.5, 0.5), r"^simplicity: must be in \[0, 1\], got 1\.5$"),
+    (lambda: iqs(0.5, 0.5, -0.25), r"^reproducibility: must be in \[0, 1\], got -0\.25$"),
+    (lambda: iqs(0.5, 0.5, 0.5, weights=()), r"^weights: is empty$"),
 ])
 def test_bad_arguments_are_named(call, message):
     with pytest.raises(ValueError, match=message):
