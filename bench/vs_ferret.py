@@ -204,7 +204,7 @@ def count_model_rows(model) -> None:
     from interpeval.explain.base import Explainer
 
     def inputs(module, args, kwargs):
-        ROWS["pending"] = {k: v.detach().clone() for k, v in kwargs.items() if isinstance(v, torch.Tensor)}
+        ROWS["pending"] = {k: v for k, v in kwargs.items() if isinstance(v, torch.Tensor)}
 
     def count(module, args, kwargs):
         phase = ROWS["phase"]
@@ -216,7 +216,7 @@ def count_model_rows(model) -> None:
         tokens = int(x.shape[0] * x.shape[1])
         ROWS["tokens"][phase] = ROWS["tokens"].get(phase, 0) + tokens
         if phase == "explain/Gradient" or seen % ROWS["every"] == 0:
-            ROWS["calls"].append((phase, ROWS["pending"], tokens))
+            ROWS["calls"].append((phase, {k: v.detach().clone() for k, v in ROWS["pending"].items()}, tokens))
 
     model.hf.register_forward_pre_hook(inputs, with_kwargs=True)
     model.hf.base_model.encoder.register_forward_pre_hook(count, with_kwargs=True)

@@ -410,14 +410,15 @@ def per_run(store: Store, run: RunInfo, name: str, compute: Callable[[], Any]) -
 @lru_cache(maxsize=1)
 def code_fingerprint() -> str:
     """A hash of interpeval's source files and of the package of every plug-in's views (a benchmark outside
-    interpeval): what a kept view was computed by, so that changed code computes it again."""
+    interpeval), with numpy's version (its generator and quantiles make the bootstrap intervals): what a kept view
+    was computed by, so that changed code computes it again."""
     files = set(Path(__file__).resolve().parents[1].rglob("*.py"))
     for part in plugin_views():
         module = part if isinstance(part, ModuleType) else sys.modules.get(getattr(part, "__module__", ""))
         source = getattr(module, "__file__", None)
         if source:
             files.update(Path(source).resolve().parent.rglob("*.py"))
-    digest = hashlib.sha256(interpeval.__version__.encode())
+    digest = hashlib.sha256(f"{interpeval.__version__} numpy {np.__version__}".encode())
     for path in sorted(files):
         digest.update(str(path.name).encode() + path.read_bytes())
     return digest.hexdigest()[:16]

@@ -62,22 +62,17 @@ def evaluate(model: Model, kind: str, examples: Sequence[Any], seed: int = 0) ->
         r = float(np.corrcoef(pred, gold)[0, 1]) if len(gold) > 1 and pred.std() > 0 else 0.0
         return {"mse": float(((pred - gold) ** 2).mean()), "pearson": r}
     if kind == "multiple-choice":
-        correct = 0
-        by_size: dict[int, list[Any]] = {}
-        for e in examples:  # a batch needs one number of options: items are grouped by it
-            by_size.setdefault(len(e.options), []).append(e)
-        with_evidence = model.evidence_head is not None and any(e.evidence_text for e in examples)
+        texts = [e.context for e in examples]
+        options = [[choice_pair(e.question, o) for o in e.options] for e in examples]
         evidence: list[float] = []
-        for group in by_size.values():
-            texts, options = [e.context for e in group], [[choice_pair(e.question, o) for o in e.options] for e in group]
-            if with_evidence:
-                preds = model.predict_evidence(texts, options)
-                pred = [p["choice"] for p in preds]
-                evidence += [answer_f1(e.evidence_text or "", p["evidence"]["text"]) for e, p in zip(group, preds,
-                                                                                                     strict=True)]
-            else:
-                pred = model.predict(texts, options)
-            correct += sum(int(p) == e.label for p, e in zip(pred, group, strict=True))
+        if model.evidence_head is not None and any(e.evidence_text for e in examples):
+            preds = model.predict_evidence(texts, options)
+            pred = [p["choice"] for p in preds]
+            evidence = [answer_f1(e.evidence_text or "", p["evidence"]["text"]) for e, p in zip(examples, preds,
+                                                                                                strict=True)]
+        else:
+            pred = model.predict(texts, options)
+        correct = sum(int(p) == e.label for p, e in zip(pred, examples, strict=True))
         return {"accuracy": correct / len(examples), **({"evidence_f1": float(np.mean(evidence))} if evidence else {})}
     if kind == "extractive-qa":
         preds = model.predict([e.question for e in examples], [e.context for e in examples])

@@ -121,6 +121,23 @@ def _measured(cells: dict[tuple[str, str, str], list[float]], sentences=None):
     return measured
 
 
+def test_a_cell_of_ties_does_not_overturn_a_pooled_gain_but_a_cell_of_losses_does():
+    """QA: 10 tied pairs (both sample sizes right on every input, the ceiling); Classification: 10 pairs where 100
+    samples are right and 10 wrong. Pooled: 20 differences, half +1, half 0, mean +0.5, interval above 0 -> claimed;
+    the tied cell (mean 0) is no loss, so the finding holds. With QA's 100-sample runs wrong on every input instead
+    (a cell of 10 losses, mean -1), the pooled mean is 0 and that cell goes against: does not hold."""
+    from interpeval.benchmarks.quackie.reproduce import finding_samples
+
+    def cells(qa_ten, qa_hundred):
+        return {("SQuAD", clf, f"{name}_{samples}"): values
+                for name in ("LIME", "SHAP")
+                for clf, ten, hundred in (("QA", qa_ten, qa_hundred), ("Classification", [0.0] * 10, [1.0] * 10))
+                for samples, values in ((10, ten), (100, hundred))}
+
+    assert finding_samples(_measured(cells([1.0] * 10, [1.0] * 10))).verdict == "holds"
+    assert finding_samples(_measured(cells([1.0] * 10, [0.0] * 10))).verdict == "does not hold"
+
+
 def test_white_box_finding_is_decided_on_paired_inputs_pooled_over_cells():
     """Saliency right on 20 inputs per cell, LIME/SHAP-100 on the first 4 only: the 8 pairs of two cells and the 4 of
     one cell are below the deciding n alone, 12 pooled decide; a reversal decides against; 4 pairs decide nothing."""

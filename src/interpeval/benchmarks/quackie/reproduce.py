@@ -433,7 +433,8 @@ def _paired_finding(claim: str, comparisons: list[tuple[str, dict[str, np.ndarra
     classifier) that have both methods, once there are ``MIN_DECIDING_N`` of them: as claimed where its 95 % interval
     lies above 0, against where it holds no positive value (its upper end ≤ 0: no gain, e.g. all differences 0, is
     not the claimed gain). It holds when every comparison goes as claimed and no single cell of ``MIN_DECIDING_N`` or
-    more inputs goes against; it does not hold when one goes against; otherwise the intervals are too wide at this n
+    more inputs goes against (a cell goes against only with a loss: its mean below 0 and no positive value in its
+    interval; a cell of ties, e.g. both methods at the ceiling, does not overturn a pooled gain); it does not hold when one goes against; otherwise the intervals are too wide at this n
     to say."""
     comparisons = [(what, cells) for what, cells in comparisons if any(d.size for d in cells.values())]
     if not comparisons:
@@ -446,7 +447,7 @@ def _paired_finding(claim: str, comparisons: list[tuple[str, dict[str, np.ndarra
         claimed += decided and pooled.low > 0  # type: ignore[operator]
         against += decided and pooled.high <= 0  # type: ignore[operator]
         per_cell = {where: summary(d) for where, d in cells.items() if d.size}
-        against += sum((c.n or 0) >= MIN_DECIDING_N and _finite(c.high) and c.high <= 0  # type: ignore[operator]
+        against += sum((c.n or 0) >= MIN_DECIDING_N and _finite(c.high) and c.high <= 0 and c.ours < 0  # type: ignore[operator]
                        for c in per_cell.values())
         lines.append(f"{what}: {_signed(pooled) if _finite(pooled.low) else f'n={pooled.n}'} pooled over "
                      f"{len(per_cell)} cells (" + ", ".join(f"{where} {c.ours:+.1f} n={c.n}"

@@ -28,8 +28,7 @@ NO_EXAMPLES = ("quackie-selection", "quackie-gt-check")
 
 def quackie_rows(store: Store, info: RunInfo) -> list[dict[str, Any]]:
     """One run's leaderboard rows, one per aggregation: IoU, HPD and SNR ×100 with 95 % bootstrap intervals."""
-    method = info.config.get("method") or {}
-    label = method.get("label") or method.get("explainer") or "?" if isinstance(method, dict) else str(method)
+    label = _label(info)
     return [{"run_id": info.id, "dataset": info.config.get("dataset", ""),
              "classifier": info.config.get("classifier", ""), "method": scored.method,
              **{name: _cell(mean_ci([s[k] for s in scored.samples]), 100)
