@@ -89,6 +89,8 @@ def test_table2_agreement_and_cost():
                        ["trivial baseline", 0.55, 0.2, None]]
     assert t2.notes == ["weights a_i in {0, 0.1, ..., 1} with a1 + a2 + a3 = 1; std is the population std"]
     assert t2.provenance == PROVENANCE
+    result.scores = result.scores[:1]  # a one-method study: the title counts that method's 21 triples
+    assert table2(result).title.startswith("Table 2: IQS mean and std over the 21 weight triples")
     result.scores = []
     assert table2(result).title.startswith("Table 2: IQS mean and std over the 66 weight triples")
 
@@ -162,7 +164,9 @@ def test_score_study_takes_human_answers_unless_asked_for_simulated_ones():
     item = Item("i", "s1", "lime", ("a", "b", "c"), frozenset({0}), frozenset(), (0.2, 0.8))
     answers = [Answer("i", "h1", "positive"), Answer("i", "h2", "positive"),
                Answer("i", "sim", "negative", simulated=True)]
-    human = score_study({"task": "sst2"}, [item], answers)
+    config = {"task": "sst2"}
+    human = score_study(config, [item], answers)
+    assert human.config == {"task": "sst2"}  # kept for the tables' provenance
     assert (human.simulated, human.annotators, human.task.name) == (False, ["h1", "h2"], "sst2")
     (score,) = human.scores
     assert score.plausibility["mean"] == 1.0 and score.simplicity["mean"] == 1.0
@@ -171,3 +175,21 @@ def test_score_study_takes_human_answers_unless_asked_for_simulated_ones():
     simulated = score_study({"task": "sst2"}, [item], answers, simulated=True)
     assert (simulated.simulated, simulated.annotators) == (True, ["sim"])
     assert simulated.scores[0].reproducibility["mean"] == pytest.approx(1 / (1 - math.log(0.2)))
+    # the trivial baseline answers the model's class (0.8 → "positive") whoever the annotators are: 1 / (1 − ln 0.8)
+    for result in (human, simulated):
+        assert result.baseline["constant_answer"] == "positive" and result.baseline["simplicity"] == 1.0
+        assert result.baseline["reproducibility"] == pytest.approx(1 / (1 - math.log(0.8)))
+
+
+def test_one_simulated_task_marks_the_whole_report_and_a_missing_target_is_blank(tmp_path):
+    """A human SST-2 result next to a simulated STS-B one: the report's title and Figure 5's caption carry the
+    banner (one simulated result is enough), only the simulated task's section does."""
+    human = _result()
+    del human.config["target"]  # a study without a named output: "explained" is left blank, not invented
+    assert table1(human).provenance == {**PROVENANCE, "explained": ""}
+    write_outputs([human, _result("stsb", simulated=True)], tmp_path)
+    page = (tmp_path / "report.html").read_text()
+    assert f"<title>IQS results — {BANNER}</title>" in page
+    assert f"<figcaption>Figure 5: the IQS terms per method — {BANNER}</figcaption>" in page
+    assert "<h2>IQS — SST-2 (sentiment)</h2>" in page
+    assert f"<h2>IQS — STS-B (semantic similarity) — {BANNER}</h2>" in page
