@@ -495,10 +495,11 @@ def test_replacement_takes_words_read_in_one_sense_only():
     from interpeval.benchmarks.plm.synonyms import en_synonyms
 
     # a verb whose most frequent sense dominates its tagged uses is replaced, inflected like the original
-    item = _item(["The", "woman", "won", "the", "lottery", ",", "so", "she", "bought", "a", "yacht", "."], 10, [1, 4, 8],
+    # (round 8: and at least as frequent, so "bought" → "purchased" is out, "screamed" → "yelled" in)
+    item = _item(["The", "woman", "won", "the", "lottery", ",", "so", "she", "screamed", "."], 4, [1, 2, 8],
                  dimension="reasoning", rule="copa_repeat")
     partner = replace(item)
-    assert partner is not None and partner.words[8] == "purchased" and recheck(item, partner) is None
+    assert partner is not None and partner.words[8] == "yelled" and recheck(item, partner) is None
     # first senses that mislead are never taken: "lonely" → "lone", "complaint" → "ailment", "moved" → "traveled"
     assert "lone" not in en_synonyms("lonely", "ADJ") and "ailment" not in en_synonyms("complaint", "NOUN")
     assert en_synonyms("move", "VERB") == []
@@ -684,8 +685,9 @@ def test_english_replacement_never_renames_a_named_thing():
     item = _item(words, 8, [1, 2, 4, 7], dimension="knowledge", rule="wh_passive+statement_content")
     partner = replace(item)
     assert partner is None or partner.words[2] == "treaty"
-    after_i = _item(["I", "bought", "a", "car", "."], 3, [0, 1], dimension="reasoning", rule="copa_repeat")
-    assert replace(after_i).words[1] == "purchased"  # "I" is not a name
+    after_i = _item(["I", "screamed", "because", "the", "spider", "bit", "me", "."], 4, [0, 1], dimension="reasoning",
+                    rule="copa_repeat")
+    assert replace(after_i).words[1] == "yelled"  # "I" is not a name
 
 
 @pytest.mark.parametrize(("verb", "passive"), [("打破", True), ("進行", False), ("參加", False), ("認識", False)])

@@ -76,6 +76,10 @@ def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
         if clause[5] == "ccomp" and clause[4] and _word(s, clause[4])[1].lower() in _REPORTING:
             drops["verb_agreement: reported speech (after 'said' both tenses fit: 'said Rita [is/was] dangerous')"] += 1
             continue
+        if clause[5] == "ccomp" or clause[5] == "advcl" and _complement_mark(s, holder):
+            drops["verb_agreement: a complement clause ('it seems that', 'looks like', 'proves that': the main verb "
+                  "does not fix its tense)"] += 1
+            continue
         tense = feats.get("Tense")
         others = [w for w in s.words if w[0] != wid and w[3].get("VerbForm") == "Fin" and "Tense" in w[3]]
         if not others or any(w[3]["Tense"] != tense for w in others):
@@ -84,6 +88,13 @@ def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
         cue = min(others, key=lambda w: abs(w[0] - wid))[0]
         markers = [c for c in s.children[subj] if _word(s, c)[5] in ("det", "nummod", "conj")]
         yield wid, sorted({subj, *markers, cue}), "verb_agreement"
+
+
+def _complement_mark(s: Sentence, holder: int) -> bool:
+    """Whether the adverbial clause of ``holder`` is introduced by "like" or "as if" ("It looks like X [is/was] …",
+    "I felt as if I [was] …"): a comparison clause, whose tense the main verb does not fix (round 8)."""
+    marks = [_word(s, c)[1].lower() for c in s.children[holder] if _word(s, c)[5] == "mark"]
+    return "like" in marks or marks[-2:] == ["as", "if"]
 
 
 def _reflexive(s: Sentence, drops: Counter[str]) -> Found:

@@ -57,6 +57,8 @@ _SUBJECT_TO_AGENT = {"i": "me", "he": "him", "she": "her", "we": "us", "they": "
 #: verbs whose passive is not English ("a feeling is had by …")
 _STATIVE = {"have", "be", "get", "lack", "resemble", "cost", "weigh", "want", "need", "become", "seem", "mean",
             "contain", "fit", "suit", "equal", "like", "love", "hate", "know"}
+#: subjects whose passive reads as a translation ("4 different style of donuts was tried by us", round 8)
+_PERSONAL = {"i", "we", "you"}
 _OBJECT_TO_SUBJECT = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they"}
 _EN_TAGS = ("NN", "NNS", "JJ", "JJR", "JJS", "RB", "VBD", "VBZ", "VBP", "VBG", "VBN", "VB")
 #: parts of speech replaced; a verb only where WordNet reads it in one sense almost always (``synonyms``:
@@ -131,6 +133,8 @@ def insert_or_delete(item: Item) -> Item | None:
                 pieces[0] = (pieces[0][0], pieces[0][1][:1].upper() + pieces[0][1][1:])
             return derive(item, pieces, "ins_del", "delete_dispensable")
     words = list(item.words)
+    if item.lang == "en" and len(words) > 1 and words[1] in ("!", "?"):
+        return None  # "Look ! There is a shark …": no "In fact , Look !" (round 8)
     opening = words[0].lower() in _OPENING_CONJUNCTIONS[item.lang] if words else False
     if opening and item.lang == "zh" or item.lang == "zh" and "".join(words[:2]).startswith(_ZH_IN_FACT):
         return None  # no "其实，事實上，…": the sentence says "in fact" already
@@ -207,6 +211,8 @@ def _en_substitute(item: Item, i: int) -> str | None:
     lemma, upos, tag = form
     if upos == "VERB" and i + 1 < len(item.words) and item.words[i + 1].lower() in _PARTICLES:
         return None
+    if upos == "NOUN" and _compound_head(item, i):
+        return None  # "this kebab shop" is not "this kebab store": a compound keeps its words (round 7c)
     before = item.words[i - 1] if i else ""
     if before[:1].isupper() and before != "I" and not (i == 1 and is_en_function(before)):
         return None  # the head of a name: "the Maastricht treaty" is not "the Maastricht pact" (round 7)
@@ -221,6 +227,18 @@ def _en_substitute(item: Item, i: int) -> str | None:
             continue  # "a huge" -> "a immense": the article would have to change too
         return inflected[0]
     return None
+
+
+def _compound_head(item: Item, i: int) -> bool:
+    """Whether English noun ``i`` is the head of a noun compound ("kebab shop"): by the tree's ``compound``
+    relation, without a tree by a noun before it that cannot be an adjective or a determiner."""
+    from lemminflect import getAllLemmas
+
+    if item.tree is not None:
+        return any(head == i and deprel == "compound" for head, deprel, *_ in item.tree)
+    before = item.words[i - 1].lower() if i else ""
+    kinds = set(getAllLemmas(before)) if before.isalpha() else set()
+    return "NOUN" in kinds and not kinds & {"ADJ", "VERB"} and not is_en_function(before)
 
 
 def _zh_substitute(item: Item, i: int) -> str | None:
@@ -406,6 +424,9 @@ def _passive_en(item: Item) -> Item | None:
     lemma = (getLemma(item.words[v].lower(), "VERB") or ("",))[0]
     if lemma in _STATIVE:
         return None
+    if item.words[s].lower() in _PERSONAL or any(t[0] == v and t[1] == "conj" and t[2] in ("VERB", "AUX")
+                                                  for t in item.tree):
+        return None  # "… is owned by me", "They are used by me … and always get compliments" (round 8)
     participle = (getInflection(lemma, "VBN") or (None,))[0] if lemma else None
     if not participle:
         return None

@@ -20,8 +20,14 @@ from interpeval.errors import DataError
 from interpeval.models.lineage import content_hash
 
 WSC = "plm_rationale/wsc/WSCollection.xml"
-_DETERMINERS = {"the", "a", "an", "his", "her", "their", "my", "our", "its"}
+_DETERMINERS = {"the", "a", "an", "his", "her", "their", "my", "our", "its", "this", "that", "these", "those"}
 _POSSESSIVE = {"his", "their", "its"}
+#: pronouns that stand for one thing: a referent whose head word is plural is one of a group ("He" → "the tellers")
+_SINGULAR = {"he", "she", "it", "him", "his", "its"}
+_PRONOUNS = {"he", "she", "it", "him", "her", "they", "them", "his", "its", "their", "we", "us", "i", "me", "you"}
+#: a preposition inside the referent: its head word is not its last word ("a spot under the tree": not the tree)
+_PREPOSITIONS = {"of", "under", "in", "on", "at", "with", "from", "near", "by", "behind", "above", "below", "over",
+                 "for", "into", "beside", "between"}
 
 
 def _text(node: ElementTree.Element | None) -> str:
@@ -47,19 +53,27 @@ def wsc_items(data_dir: Path, drops: Counter[str]) -> list[Item]:
         if not all(answer_words):
             continue
         chosen = answer_words["AB".index(correct)]
-        if "of" in (w.lower() for w in chosen[:-1]):
-            drops["wsc: the referent is one of a group ('one of the tellers': its head word is not the answer)"] += 1
+        why = _unfit_referent(chosen, pron)
+        if why:
+            drops[why] += 1
             continue
         if chosen[-1].lower() in ("one", "ones"):  # "we rescued the [ones]", "moving into the [one]" (round 7)
             drops["wsc: the referent's head word is 'one' (the [MASK] would read 'the one')"] += 1
             continue
         if pron not in _POSSESSIVE and chosen[-1].endswith("'s"):  # "Susan's" names Susan
             chosen = [*chosen[:-1], chosen[-1][:-2]]
-        # a determiner, or a bare common noun ("daughter"): "the [MASK]"; a name stands alone
+        # a determiner, or a bare common noun ("daughter"): "the [MASK]"; a name's possessive stays before the head
+        # ("Pam's [parents]", not "[Pam's parents]": the whole phrase reads as written for a pronoun, round 7c);
+        # a name stands alone
+        owner = len(chosen) == 2 and chosen[0][:1].isupper() and chosen[0].endswith("'s")
+        if owner and any(cand[-1].endswith("'s") for cand in answer_words if cand is not chosen):
+            drops["wsc: the candidates differ by their owner ('Sam's drawing' / 'Tina's'): the owner is the "
+                  "answer, not a noun"] += 1
+            continue
         common = chosen[0].lower() in _DETERMINERS or (len(chosen) == 1 and chosen[0].islower())
-        answer = chosen[-1] if common else " ".join(chosen)
+        answer = chosen[-1] if common or owner else " ".join(chosen)
         start = not left or left[-1] in (".", "!", "?")
-        middle = (["The" if start else "the"] if common else []) + ["[MASK]"]
+        middle = (["The" if start else "the"] if common else [chosen[0]] if owner else []) + ["[MASK]"]
         if pron in _POSSESSIVE:
             middle.append("'s")
         words = left + middle + right
@@ -87,6 +101,29 @@ def wsc_items(data_dir: Path, drops: Counter[str]) -> list[Item]:
                         {"source": WSC, "schema": number, "correct": correct,
                          "text_sha1": content_hash(" ".join(left + right))}))
     return out
+
+
+def _unfit_referent(chosen: list[str], pron: str) -> str | None:
+    """Why the correct candidate cannot stand in the pronoun's place as a noun a reader gives (the reason of the
+    drop), or None. Round 7c / 8: "The [tellers] was taken" (one of them), "because the [tree] was cooler" (the
+    spot under it), "[Sam and Amy] are fifteen" and "but [lemon trees] came out" (written for "they": no article),
+    a quoted password as the referent, "the [him]"."""
+    low = [w.lower() for w in chosen]
+    if any(w in _PREPOSITIONS for w in low[:-1]):
+        return "wsc: the referent's head word is not its last word (one of a group: 'one of the tellers'; 'a spot under the tree')"
+    if low[-1] in _PRONOUNS:
+        return "wsc: the referent is a pronoun"
+    if "and" in low:
+        return "wsc: the referent is two things ('Sam and Amy': 'they' fits as naturally)"
+    if len(chosen) > 1 and chosen[0][:1].islower() and low[0] not in _DETERMINERS:
+        return "wsc: the referent is a bare phrase without its article ('lemon trees', a quoted password)"
+    if pron in _SINGULAR and chosen[0][:1].islower():
+        from lemminflect import getAllLemmas
+
+        lemma = getAllLemmas(low[-1]).get("NOUN", (low[-1],))[0]
+        if lemma != low[-1] and low[-1].endswith("s"):
+            return "wsc: a singular pronoun whose referent's head word is plural ('He' → 'the tellers': one of them)"
+    return None
 
 
 def semantics_items(data_dir: Path, lang: str, drops: Counter[str] | None = None) -> dict[str, list[Item]]:

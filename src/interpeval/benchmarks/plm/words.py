@@ -43,13 +43,18 @@ def zh_words(text: str) -> list[tuple[str, str]]:
 
 
 @cache
+def word_list(name: str) -> frozenset[str]:
+    """The lower-cased words of the task's list ``data/plm/<name>.txt`` (one a line, ``#`` comments)."""
+    from importlib.resources import files
+
+    text = files("interpeval.data").joinpath(f"plm/{name}.txt").read_text(encoding="utf-8")
+    return frozenset(w.strip().lower() for w in text.splitlines() if w.strip() and not w.startswith("#"))
+
+
 def function_words(lang: str) -> frozenset[str]:
     """The task's function-word list of ``lang`` (``data/plm/function_words_<lang>.txt``: grammar words only, so
     cue words such as "full", "off", "first" count as content)."""
-    from importlib.resources import files
-
-    text = files("interpeval.data").joinpath(f"plm/function_words_{lang}.txt").read_text(encoding="utf-8")
-    return frozenset(w.strip().lower() for w in text.splitlines() if w.strip() and not w.startswith("#"))
+    return word_list(f"function_words_{lang}")
 
 
 def is_en_content(word: str) -> bool:
