@@ -38,12 +38,12 @@ def test_verb_agreement_drops_a_complement_clause_the_main_verb_does_not_time():
         drops = Counter()
         assert list(_verb_agreement(_sentence(rows), drops)) == []
         assert any("complement clause" in reason for reason in drops)
-    # a clause the sentence's other verb times is kept: "Our client [is] a firm that is looking …"
-    kept = [(1, "client", "NOUN", {"Number": "Sing"}, 3, "nsubj", True), (2, "is", "AUX", PRES, 3, "cop", True),
-            (3, "firm", "NOUN", {"Number": "Sing"}, 0, "root", True), (4, "that", "PRON", {"PronType": "Rel"}, 6,
-                                                                        "nsubj", True),
-            (5, "is", "AUX", PRES, 6, "aux", True), (6, "looking", "VERB", {"VerbForm": "Part"}, 3, "acl:relcl", False)]
-    assert [w for w, _, _ in _verb_agreement(_sentence(kept), Counter())] == [2]
+    # a verb another main clause times is kept: "Their selection [is] top notch and the service is quick"
+    kept = [(1, "selection", "NOUN", {"Number": "Sing"}, 3, "nsubj", True), (2, "is", "AUX", PRES, 3, "cop", True),
+            (3, "notch", "NOUN", {"Number": "Sing"}, 0, "root", True), (4, "and", "CCONJ", {}, 7, "cc", True),
+            (5, "service", "NOUN", {"Number": "Sing"}, 7, "nsubj", True), (6, "is", "AUX", PRES, 7, "cop", True),
+            (7, "knowledgeable", "ADJ", {}, 3, "conj", False)]
+    assert [w for w, _, _ in _verb_agreement(_sentence(kept), Counter())] == [2, 6]
 
 
 def _tree_item(words, tree, mask, rationale):
@@ -195,3 +195,36 @@ def test_knowledge_drops_names_several_things_bear_and_claims_a_reader_would_not
 ])
 def test_knowledge_keeps_statements_that_name_one_thing(text, rule, context):
     assert en_one_referent(_statement(text, rule), context) is None
+
+
+def test_verb_agreement_takes_its_tense_from_neither_a_relative_clause_nor_a_perfect():
+    past_ok = {"VerbForm": "Part", "Tense": "Past"}
+    # seed 6262: "We [are] staying next to the airport which is located …" — "were" fits as well
+    relative = [(1, "We", "PRON", {"Number": "Plur"}, 3, "nsubj", True), (2, "are", "AUX", PRES, 3, "aux", True),
+                (3, "staying", "VERB", {"VerbForm": "Part"}, 0, "root", True),
+                (4, "near", "ADP", {}, 5, "case", True), (5, "airport", "NOUN", {"Number": "Sing"}, 3, "obl", True),
+                (6, "which", "PRON", {"PronType": "Rel"}, 8, "nsubj:pass", True), (7, "is", "AUX", PRES, 8, "aux:pass",
+                                                                                   True),
+                (8, "located", "VERB", past_ok, 5, "acl:relcl", False)]
+    # "the bartender [is] the rudest person I have ever met" — "was" fits as naturally
+    perfect = [(1, "bartender", "NOUN", {"Number": "Sing"}, 3, "nsubj", True), (2, "is", "AUX", PRES, 3, "cop", True),
+               (3, "person", "NOUN", {"Number": "Sing"}, 0, "root", True), (4, "I", "PRON", {"Number": "Sing"}, 6,
+                                                                           "nsubj", True),
+               (5, "have", "AUX", PRES, 6, "aux", True), (6, "met", "VERB", past_ok, 3, "acl:relcl", False)]
+    # seed 6262: "It is true that Google [has] been …" — an extraposed clause; "had" fits as well
+    extraposed = [(1, "It", "PRON", {"Number": "Sing"}, 3, "expl", True), (2, "is", "AUX", PRES, 3, "cop", True),
+                  (3, "true", "ADJ", {}, 0, "root", True), (4, "that", "SCONJ", {}, 7, "mark", True),
+                  (5, "Google", "PROPN", {"Number": "Sing"}, 7, "nsubj", True), (6, "has", "AUX", PRES, 7, "aux", True),
+                  (7, "been", "AUX", {"VerbForm": "Part"}, 3, "csubj", False)]
+    for rows, masked, reason in ((relative, 2, "relative clause or a perfect"),
+                                 (perfect, 2, "relative clause or a perfect"), (extraposed, 6, "complement clause")):
+        drops = Counter()
+        assert masked not in [w for w, _, _ in _verb_agreement(_sentence(rows), drops)]
+        assert any(reason in r for r in drops), drops
+
+
+def test_insertion_keeps_an_all_capitals_opening():
+    # seed 6262: "PLEASE NOTE : Your pledge is …" -> "In fact , please NOTE : …"
+    item = Item("en", "grammar", ["PLEASE", "NOTE", ":", "Your", "pledge", "is", "due", "."], 5, [4], "verb_agreement",
+                {})
+    assert insert_or_delete(item).words[:5] == ["In", "fact", ",", "PLEASE", "NOTE"]

@@ -50,13 +50,13 @@ def _word(sentence: Sentence, wid: int) -> tuple:
 
 
 def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
-    for wid, form, upos, feats, head, deprel, _ in s.words:
+    for wid, form, upos, feats, _head, deprel, _ in s.words:
         if form.lower() not in _AGREEING or upos not in ("AUX", "VERB") or feats.get("VerbForm") != "Fin":
             continue
         if form.lower() in ("do", "does", "did") and deprel == "aux":
             drops["verb_agreement: do-support (a modal fits the slot: 'does sound' / 'would sound')"] += 1
             continue
-        holder = head if deprel in ("aux", "cop", "aux:pass") else wid
+        holder = _clause_of(s, wid)
         subjects = [c for c in s.children[holder] if _word(s, c)[5] in _SUBJECTS]
         if len(subjects) != 1:
             drops["verb_agreement: no single subject"] += 1
@@ -76,7 +76,7 @@ def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
         if clause[5] == "ccomp" and clause[4] and _word(s, clause[4])[1].lower() in _REPORTING:
             drops["verb_agreement: reported speech (after 'said' both tenses fit: 'said Rita [is/was] dangerous')"] += 1
             continue
-        if clause[5] == "ccomp" or clause[5] == "advcl" and _complement_mark(s, holder):
+        if clause[5] in ("ccomp", "csubj", "csubj:pass") or clause[5] == "advcl" and _complement_mark(s, holder):
             drops["verb_agreement: a complement clause ('it seems that', 'looks like', 'proves that': the main verb "
                   "does not fix its tense)"] += 1
             continue
@@ -85,9 +85,23 @@ def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
         if not others or any(w[3]["Tense"] != tense for w in others):
             drops["verb_agreement: no other finite verb fixing the tense"] += 1
             continue
-        cue = min(others, key=lambda w: abs(w[0] - wid))[0]
+        # a relative clause may hold a lasting state ("We [were] staying next to the airport which is located …")
+        # and a perfect goes with a past ("the bartender [was] the rudest person I have ever met"): neither times
+        # the masked verb (round 8)
+        cues = [w for w in others if _word(s, _clause_of(s, w[0]))[5] != "acl:relcl"
+                and not (w[1].lower() in ("have", "has", "'ve") and w[5] == "aux")]
+        if not cues:
+            drops["verb_agreement: the tense only from a relative clause or a perfect (a past fits as well)"] += 1
+            continue
+        cue = min(cues, key=lambda w: abs(w[0] - wid))[0]
         markers = [c for c in s.children[subj] if _word(s, c)[5] in ("det", "nummod", "conj")]
         yield wid, sorted({subj, *markers, cue}), "verb_agreement"
+
+
+def _clause_of(s: Sentence, wid: int) -> int:
+    """The word that heads the clause of finite verb ``wid`` (its head when it is an auxiliary or copula)."""
+    word = _word(s, wid)
+    return word[4] if word[5] in ("aux", "cop", "aux:pass") and word[4] else wid
 
 
 def _complement_mark(s: Sentence, holder: int) -> bool:

@@ -159,8 +159,8 @@ def _lower_at_start(item: Item, i: int) -> bool:
     from lemminflect import getAllLemmas
 
     word = item.words[i]
-    if word == "I" or not word[:1].isupper():
-        return False
+    if word == "I" or not word[:1].isupper() or len(word) > 1 and word.isupper():
+        return False  # "PLEASE NOTE :" is not "please NOTE :" (round 8)
     if item.tree is not None:
         return item.tree[i][2] != "PROPN"
     if is_en_function(word) or any(part in NUMBER_WORDS for part in word.lower().split("-")):
