@@ -48,6 +48,7 @@ _ZH_IN_FACT = ("其实", "其實", "事实上", "事實上", "实际上", "實�
 _OPENING_CONJUNCTIONS = {"en": {"but", "and", "or", "so", "yet"},
                          "zh": {"然而", "而且", "但是", "而", "但", "可是", "因此", "所以", "並且", "并且", "不过", "不過",
                                 "另外", "此外", "同时", "同時"}}
+_QUOTES = {'"', "“", "'", "‘"}
 _CONNECTIVES = {"because", "so", "因为", "所以", "因為"}
 #: common characters written only in traditional script (UD Chinese-GSD): a sentence with one is not given a
 #: synonym from cnsyn's simplified sets
@@ -136,6 +137,8 @@ def insert_or_delete(item: Item) -> Item | None:
     if item.lang == "en" and len(words) > 1 and words[1] in ("!", "?"):
         return None  # "Look ! There is a shark …": no "In fact , Look !" (round 8)
     opening = words[0].lower() in _OPENING_CONJUNCTIONS[item.lang] if words else False
+    if item.lang == "en" and words and words[0] in _QUOTES:  # '" In fact , we were …', not 'In fact , " We …'
+        opening = True
     if opening and item.lang == "zh" or item.lang == "zh" and "".join(words[:2]).startswith(_ZH_IN_FACT):
         return None  # no "其实，事實上，…": the sentence says "in fact" already
     at = 1 if opening else 0
@@ -145,7 +148,7 @@ def insert_or_delete(item: Item) -> Item | None:
     if item.lang == "zh" and _traditional(item):
         marker = ["其實", "，"]  # round 7: a simplified 其实 in a traditional-script sentence mixes the scripts
     pieces: list[Piece] = ([(0, words[0])] if opening else []) + [(None, w) for w in marker]
-    if opening:
+    if opening and words[0] not in _QUOTES:
         pieces[1] = (None, pieces[1][1].lower())
     pieces += list(enumerate(words))[at:]
     return derive(item, pieces, "ins_del", "insert_discourse_marker")
