@@ -3,9 +3,9 @@
 English: Alg514 and Dolphin1878 (MWPToolkit splits), Chinese: Math23K (valid/test). Only problems with one whole
 answer and an equation of at most two operators are kept (the paper's problems). The rationale
 (``equation_numbers``) is every word of the problem that writes a number (digits, and English number words such
-as "five" or "twice"), every word naming an operation (``OPERATION_WORDS``: "more", "sum", "quotient", 倍 …) and
-the content words of the question sentence (what is asked); a problem whose equation uses no written number is
-dropped.
+as "five" or "twice"), every word naming an operation (``OPERATION_WORDS``: "more", "sum", "quotient", 倍 …), the
+content words of every clause that holds a number of the equation (what the number counts and which way a relation goes) and
+those of the question sentence (what is asked); a problem whose equation uses no written number is dropped.
 """
 
 from __future__ import annotations
@@ -61,6 +61,20 @@ def _question_start(words: list[str], lang: str) -> int:
     return inner[-1] + 1 if inner else 0
 
 
+def _stating(words: list[str], lang: str, used: set[float]) -> set[int]:
+    """Indices of the clauses that hold a number of the equation (``used``): their words say what each number is and which way a relation
+    goes ("除数是12", "下车259人", "the supply will be only 0.75 of the world grain demand"; round 8: the numbers and
+    operation words alone left 89 or 95, 75 × 3/4 or 75 ÷ 3/4 open)."""
+    breaks = (".", ",", "?", "!", ";") if lang == "en" else ("。", "，", "．", "？", "！", "；", "：", ",")
+    out: set[int] = set()
+    start = 0
+    for end in [*[i for i, w in enumerate(words) if w in breaks], len(words)]:
+        if used & {v for w in words[start:end] for v in numbers_in(w)}:
+            out.update(range(start, end))
+        start = end + 1
+    return out
+
+
 def _problem(row: dict[str, Any]) -> tuple[str, str, str | None]:
     """``(text, equation, whole answer or None)`` across the three datasets' field names."""
     if "original_text" in row and "equation" in row:
@@ -95,6 +109,10 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
                 # "a number and ten times its reciprocal equals seven": x + 10/x = 7 has the answers 2 and 5
                 drops["computation: a square or an unknown in a denominator (a quadratic has two answers)"] += 1
                 continue
+            if re.search(r"\btheir difference\b", text, re.IGNORECASE) and not re.search(r"\bsum\b", text, re.I):
+                # "Five times a number is equal to another number. Their difference is 52": 13 or -65 (round 8)
+                drops["computation: a difference of two unknowns without its order (either may be subtracted)"] += 1
+                continue
             mixed = _MIXED_RATIO.search(text)
             if mixed and mixed.group(1).lower() != mixed.group(2).lower():
                 drops["computation: a ratio of quantities in two units (the source's answer ignores the "
@@ -118,9 +136,10 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
             if not used & {v for w in words[:mask] for v in numbers_in(w)}:
                 drops["computation: no number of the equation written in the problem"] += 1
                 continue
-            asked = range(_question_start(problem, lang), len(problem))
-            rationale += [i for i in asked if (is_en_content(problem[i]) if lang == "en" else
-                                               problem[i] not in function_words("zh") and problem[i].isalnum())]
+            asked = set(range(_question_start(problem, lang), len(problem)))
+            rationale += [i for i in _stating(problem, lang, used) | asked if (
+                is_en_content(problem[i]) if lang == "en" else problem[i] not in function_words("zh")
+                and problem[i].isalnum())]
             rationale = sorted(set(rationale))
             out.append(Item(lang, "computation", words, mask, rationale, "equation_numbers",
                             {"source": rel, "record": number, "id": row.get("id"), "text_sha1": content_hash(text)}))

@@ -24,8 +24,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace as dc_replace
 
+from interpeval.benchmarks.plm.grammar import classifier_for
 from interpeval.benchmarks.plm.records import Item
-from interpeval.benchmarks.plm.synonyms import en_synonyms, zh_synonyms
+from interpeval.benchmarks.plm.synonyms import en_synonyms, is_traditional, zh_synonyms_in_script
 from interpeval.benchmarks.plm.words import (
     NUMBER_WORDS,
     has_cjk,
@@ -49,10 +50,7 @@ _OPENING_CONJUNCTIONS = {"en": {"but", "and", "or", "so", "yet"},
                          "zh": {"然而", "而且", "但是", "而", "但", "可是", "因此", "所以", "並且", "并且", "不过", "不過",
                                 "另外", "此外", "同时", "同時"}}
 _CONNECTIVES = {"because", "so", "因为", "所以", "因為"}
-#: common characters written only in traditional script (UD Chinese-GSD): a sentence with one is not given a
-#: synonym from cnsyn's simplified sets
-_TRADITIONAL_ONLY = set("們個這會為於國說時來對後過學發與經實從樣體點開問關機長現當應還進義種區員動記電東車頭門書見總無話"
-                        "讓麼寫歲愛號變華場們產業處達熱傳權軍隊選舉聯際數歷職類級視認識識論議讀調務專導層將術構")
+_ZH_CAUSAL_OPENINGS = ("由於", "由于", "因為", "因为", "既然")
 _SUBJECT_TO_AGENT = {"i": "me", "he": "him", "she": "her", "we": "us", "they": "them"}
 #: verbs whose passive is not English ("a feeling is had by …")
 _STATIVE = {"have", "be", "get", "lack", "resemble", "cost", "weigh", "want", "need", "become", "seem", "mean",
@@ -234,15 +232,15 @@ def _zh_substitute(item: Item, i: int) -> str | None:
     if previous and (previous[-1][1].startswith(("nr", "ns", "nt", "nz"))  # part of a name: 莫洛托夫计划 (round 5)
                      or previous[-1][1] == "x" and has_cjk(previous[-1][0])):  # 羗|山道: a rare character of a name
         return None
-    if _traditional(item):  # cnsyn is simplified: no 思维 in 他們的思想
-        return None
     following = zh_words(item.words[i + 1]) if i + 1 < len(item.words) else []
     if following and len(following[0][0]) == 1 and following[0][1].startswith("n"):  # 黄金|鱼 → 金子鱼
         return None
     tagged = zh_words(word)
     if len(tagged) != 1 or numbers_in(word) or any(c in "零一二三四五六七八九十百千万萬两兩半倍" for c in word):
         return None
-    options = zh_synonyms(word, tagged[0][1])
+    options = zh_synonyms_in_script(word, tagged[0][1], _traditional(item))
+    if item.rule == "classifier":  # the counted noun's synonym must take the same classifier (一家公司)
+        options = [w for w in options if item.answer in classifier_for(w)]
     return options[0] if options and options[0] != item.answer else None
 
 
@@ -306,8 +304,10 @@ def _clause_swap(item: Item) -> Item | None:
         elif conn == "因为":  # "X，因为Y。" -> "因为Y，所以X。"
             pieces = [(c, conn), *[(i, words[i]) for i in right], (comma, "，"), (None, "所以"),
                       *[(i, words[i]) for i in left], (end, words[end])]
-        else:  # "X，所以Y。" -> "因为X，所以Y。"
-            pieces = [(None, "因为"), *[(i, w) for i, w in enumerate(words)]]
+        elif "".join(words[:2]).startswith(_ZH_CAUSAL_OPENINGS):
+            continue  # "由於X，所以Y。" gives the cause already: no "因为由於…" (round 8)
+        else:  # "X，所以Y。" -> "因为X，所以Y。" (因為 in a traditional sentence)
+            pieces = [(None, "因為" if _traditional(item) else "因为"), *[(i, w) for i, w in enumerate(words)]]
         return derive(item, pieces, "transform", "clause_swap")
     return None
 
@@ -454,9 +454,10 @@ _ZH_STATIVE = {"有", "是", "為", "为", "成為", "成为", "在", "像", "�
 
 
 def _traditional(item: Item) -> bool:
-    """Whether a Chinese item is in traditional script: UD Chinese-GSD is, whatever its characters (儘管他的錢幣 has
-    none of ``_TRADITIONAL_ONLY``), and so is any sentence with one of those characters."""
-    return "GSD" in str(item.provenance.get("source", "")) or any(c in _TRADITIONAL_ONLY for c in "".join(item.words))
+    """Whether a Chinese item is in traditional script: UD Chinese-GSD is, whatever its characters (儘管他的錢幣), and
+    so is a sentence with more traditional-only than simplified-only characters (OpenCC; one 於 in a simplified
+    sentence does not make it traditional, round 8)."""
+    return "GSD" in str(item.provenance.get("source", "")) or is_traditional("".join(item.words))
 
 
 def _bei_passive(item: Item) -> Item | None:
