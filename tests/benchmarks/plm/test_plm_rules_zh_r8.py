@@ -134,6 +134,33 @@ def test_copa_reads_nouns_after_possessives_and_modifiers():
                        "The woman knew her friend was going through a hard time.")
     assert friend.words[friend.mask] == "woman"  # never the pronoun "her" (which lemminflect also reads as a noun)
     assert isinstance(copa_item("en", "The man turned on the faucet.", "effect", "Water flowed from the spout."), str)
+    # seed 6263: "so his friend got [sick]" — an adjective read as a noun across the verb "got"
+    sick = copa_item("en", "The sick child coughed on his friend.", "effect", "His friend got sick.")
+    assert isinstance(sick, str) or sick.words[sick.mask] != "sick"
+
+
+def test_computation_reads_a_leading_decimal_point_and_asks_which_of_two_unknowns(tmp_path):
+    from collections import Counter
+
+    from interpeval.benchmarks.plm.computation import computation_items
+
+    # seed 6263: "If . 4 % of a quantity is 2.4" (answer 600 read as wrong), "what is the number" of two numbers
+    rows = [{"text": "If .4% of a quantity is 2.4, find the total quantity.", "equations": ["unkn: q",
+             "equ: 0.4/100*q = 2.4"], "ans": "600", "ans_simple": [600]},
+            {"text": "one number is 5 times another number. the sum of the two numbers is 270. what is the number",
+             "equations": ["unkn: x", "equ: x=5*y", "equ: x+y=270"], "ans": "225", "ans_simple": [225]},
+            {"text": "The sum of two numbers is 52. The larger number is three times the smaller number. Find the "
+                     "larger number", "equations": ["unkn: x", "equ: x=3*y", "equ: x+y=52"], "ans": "39",
+             "ans_simple": [39]}]
+    _write_mwp(tmp_path, "en", [])
+    from interpeval.benchmarks.plm.computation import SOURCES
+
+    (tmp_path / SOURCES["en"][3]).write_text(json.dumps(rows), encoding="utf-8")
+    drops = Counter()
+    items = computation_items(tmp_path, "en", drops)["mwp_answer"]
+    assert [it.answer for it in items] == ["600", "39"]
+    assert items[0].words[:4] == ["If", "0.4", "%", "of"]
+    assert any("does not say which" in reason for reason in drops)
 
 
 def _write_mwp(tmp_path, lang, rows):
@@ -175,3 +202,24 @@ def test_computation_rationale_says_what_each_number_is(tmp_path):
     divide, bus = computation_items(tmp_path, "zh")["mwp_answer"]
     assert {"除数", "余数", "商", "被除数"} <= {divide.words[i] for i in divide.rationale}
     assert {"下车", "上车", "乘客"} <= {bus.words[i] for i in bus.rationale}
+
+
+def test_chinese_knowledge_round8_second_sample():
+    # seed 6263: "巫医起源于[《大荒西经》]" (《山海经》 fits as well), a title cut in the rationale, a company renamed by Rep.
+    assert "place inside places" in one_answer_relation("zh", ["巫医", "起源于", "《大荒西经》", "。"], 2, "wh_in_situ")
+    tagged = zh_words("写了诗歌《暴政的假面游行》。")
+    words = ["珀西·雪莱"] + [w for w, _ in tagged]
+    item = _item("zh", words, 0, ["x"] + [f for _, f in tagged], "wh_in_situ", {})
+    assert "假面" in "".join(words[i] for i in item.rationale)
+    company = zh_words("上海东方明珠新媒体股份有限公司成立于")
+    words = [w for w, _ in company] + ["1992年", "。"]
+    item = Item("zh", "knowledge", words, len(company), [i for i in range(len(company))], "wh_in_situ", {})
+    partner = replace(item)
+    assert partner is None or "".join(partner.words).startswith("上海东方明珠新媒体股份有限公司")
+
+
+def test_no_bei_passive_of_such_as():
+    # seed 6263: "知名的孤立語言如蘇美爾語…" became "蘇美爾語…等被知名的孤立語言如。"
+    from interpeval.benchmarks.plm.perturb import _ZH_STATIVE
+
+    assert {"如", "例如", "比如"} <= _ZH_STATIVE

@@ -46,6 +46,9 @@ OPERATION_WORDS = {"more", "less", "sum", "product", "quotient", "difference", "
                    "多", "少", "和", "差", "积", "商", "倍", "一共", "共", "剩", "还剩", "平均", "每", "比", "几分之几"}
 #: "the ratio of 28 days to 4 weeks": the sources' answer (7) ignores the unit conversion (the ratio is 1)
 _MIXED_RATIO = re.compile(r"\bratio of (?:\S+ )?[\d.,]+ (\w+?)s? to (?:\S+ )?[\d.,]+ (\w+?)s?\b", re.IGNORECASE)
+#: a question that says which of two unknowns it asks for ("the larger number", "the other")
+_WHICH = re.compile(r"\b(?:larger|smaller|greater|lesser|bigger|first|second|other|each|both|two|product|sum|"
+                    r"difference|least|largest|smallest)\b", re.IGNORECASE)
 _OPERATOR = re.compile(r"(?<=[\w)%.])\s*[-+*/]\s*(?=[\w(.])")
 
 
@@ -113,6 +116,12 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
                 # "Five times a number is equal to another number. Their difference is 52": 13 or -65 (round 8)
                 drops["computation: a difference of two unknowns without its order (either may be subtracted)"] += 1
                 continue
+            question = re.split(r"(?<=[.?!])\s+", text.strip())[-1]
+            if (len(set(re.findall(r"(?<![A-Za-z])[a-z](?![A-Za-z])", equation))) >= 2
+                    and re.search(r"\bthe number\b", question, re.I) and not _WHICH.search(question)):
+                # "one number is 5 times another number … what is the number": 45 or 225 (round 8)
+                drops["computation: two unknowns and a question that does not say which is asked"] += 1
+                continue
             mixed = _MIXED_RATIO.search(text)
             if mixed and mixed.group(1).lower() != mixed.group(2).lower():
                 drops["computation: a ratio of quantities in two units (the source's answer ignores the "
@@ -123,7 +132,8 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
                 continue
             used = set(numbers_in(equation))
             if lang == "en":
-                problem = en_tokens(text)
+                # ".4%" is 0.4 %: the tokenizer would split the point from its digit ("If . 4 %", rounds 7b and 8)
+                problem = en_tokens(re.sub(r"(?<![\w.])\.(\d)", r"0.\1", text))
                 words = problem + ["The", "answer", "is", answer, "."]
             else:
                 problem = row.get("segmented_text", "").split()

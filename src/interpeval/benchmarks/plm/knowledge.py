@@ -125,8 +125,8 @@ _ZH_PLACE_VERBS = ("位于", "坐落于", "位於", "坐落於", "出生于", "�
 #: the marks of a list or an approximate answer ("阿部宽与大桥望美", "李文杰、刘裕能", "一半以上")
 _ZH_NOT_ONE = re.compile(r"[、，,]|与|及|以上|以下|左右|多万|余")
 #: verbs and roles whose answer is a place inside places: "西米德兰兹郡位于[英国]" takes 英格兰 as well, "克利希广场位于
-#: [法国]" 巴黎 (round 8); only 隶属于 / 起源于 / 源于 name an organisation or an origin
-_ZH_NESTED_PLACE = tuple(v for v in _ZH_PLACE_VERBS if v not in ("隶属于", "起源于", "源于"))
+#: [法国]" 巴黎, "巫医起源于[《大荒西经》]" 《山海经》 (round 8); only 隶属于 names one organisation
+_ZH_NESTED_PLACE = tuple(v for v in _ZH_PLACE_VERBS if v != "隶属于")
 _ZH_PLACE_ROLES = ("祖籍", "出生地", "所在地", "总部", "产地", "原产地")
 #: a subject that is part of a set: "路德一些最著名的著作是[1520年]发表的" (as English "Some of Luther's works")
 _ZH_PART_OF = re.compile(r"一些|部分|许多|其中|之一|有些|多数")
@@ -511,8 +511,10 @@ def _item(lang: str, words: list[str], mask: int, flags: list[str] | None, rule:
         # a character jieba does not know (x) is part of a name ("羗|山道"): the rationale needs it to say which;
         # so is a single character jieba splits off inside a name ("西|米德兰|兹|郡", "福斯|否|洛斯"; round 8)
         tags = flags or []
+        titled = {i for i in range(len(words)) if "".join(words[:i]).count("《") > "".join(words[:i]).count("》")}
         content = [i for i, f in enumerate(tags) if i != mask and (
-            is_zh_content(words[i], f) or f == "x" and has_cjk(words[i]) or _inside_zh_name(words, tags, i, mask))]
+            is_zh_content(words[i], f) or f == "x" and has_cjk(words[i]) or _inside_zh_name(words, tags, i, mask)
+            or i in titled and has_cjk(words[i]))]  # every word of a title: 《暴政的假面游行》 (round 8)
     if not content:
         return "knowledge: statement without content words"
     return Item(lang, "knowledge", words, mask, content, f"{rule}+statement_content", prov)

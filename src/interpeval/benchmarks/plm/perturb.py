@@ -20,6 +20,7 @@ the perturbed words; every partner is re-checked (:func:`recheck`) and dropped w
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace as dc_replace
@@ -50,6 +51,8 @@ _OPENING_CONJUNCTIONS = {"en": {"but", "and", "or", "so", "yet"},
                          "zh": {"然而", "而且", "但是", "而", "但", "可是", "因此", "所以", "並且", "并且", "不过", "不過",
                                 "另外", "此外", "同时", "同時"}}
 _CONNECTIVES = {"because", "so", "因为", "所以", "因為"}
+_ZH_ORGANISATIONS = ("公司", "集团", "集團", "大学", "大學", "学院", "學院", "银行", "銀行", "协会", "協會", "组织", "組織",
+                     "委员会", "委員會", "研究所", "俱乐部", "俱樂部", "博物馆", "博物館")
 _ZH_CAUSAL_OPENINGS = ("由於", "由于", "因為", "因为", "既然")
 _SUBJECT_TO_AGENT = {"i": "me", "he": "him", "she": "her", "we": "us", "they": "them"}
 #: verbs whose passive is not English ("a feeling is had by …")
@@ -232,6 +235,9 @@ def _zh_substitute(item: Item, i: int) -> str | None:
     if previous and (previous[-1][1].startswith(("nr", "ns", "nt", "nz"))  # part of a name: 莫洛托夫计划 (round 5)
                      or previous[-1][1] == "x" and has_cjk(previous[-1][0])):  # 羗|山道: a rare character of a name
         return None
+    rest = "".join(item.words[i + 1:i + 4])
+    if item.dimension == "knowledge" and re.match(r"(?:[^，。、的是于在]*?)(?:" + "|".join(_ZH_ORGANISATIONS) + ")", rest):
+        return None  # part of an organisation's name: 东方明珠新媒体股份有限公司 → 新传媒 (round 8)
     following = zh_words(item.words[i + 1]) if i + 1 < len(item.words) else []
     if following and len(following[0][0]) == 1 and following[0][1].startswith("n"):  # 黄金|鱼 → 金子鱼
         return None
@@ -450,7 +456,9 @@ _ZH_STATIVE = {"有", "是", "為", "为", "成為", "成为", "在", "像", "�
                "位于", "等於", "等于", "擁有", "拥有", "具有", "含有", "沒有", "没有",
                # activities whose object is not affected: "儀式被宮崎滔天參加了", "工程被酒店進行了" (round 7)
                "參加", "参加", "進行", "进行", "舉行", "举行", "出席", "參與", "参与", "獲得", "获得", "取得", "得到",
-               "經歷", "经历", "看到", "見到", "见到", "認識", "认识", "知道"}
+               "經歷", "经历", "看到", "見到", "见到", "認識", "认识", "知道",
+               # "such as": "…等被知名的孤立語言如" (round 8)
+               "如", "例如", "比如", "諸如", "诸如", "猶如", "犹如", "好像", "好比"}
 
 
 def _traditional(item: Item) -> bool:

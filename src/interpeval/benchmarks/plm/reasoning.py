@@ -77,8 +77,8 @@ def _xcopa(path: Path) -> list[tuple[str, str, str, int]]:
 
 def _en_nouns(words: list[str]) -> list[int]:
     """Nouns of a simple clause: a noun-capable word after a determiner or a possessive ("the woman's ring"),
-    directly or across up to two modifiers (adjectives, nouns, participles: "my sleeping friend", "the grape
-    juice"; round 8 — these were read as open slots)."""
+    directly or across up to two modifiers (adjectives, nouns, -ing participles: "my sleeping friend", "the grape
+    juice"; round 8 — these were read as open slots), never across a verb ("his friend got [sick]")."""
     from lemminflect import getAllLemmas
 
     out = []
@@ -88,8 +88,9 @@ def _en_nouns(words: list[str]) -> list[int]:
         for k in range(1, 4):
             opener = words[i - k].lower() if i - k >= 0 else ""
             between = words[i - k + 1:i]
-            if not all(x.isalpha() and not is_en_function(x) and {"ADJ", "NOUN", "VERB"} & set(getAllLemmas(x.lower()))
-                       for x in between):
+            if not all(x.isalpha() and not is_en_function(x) and ({"ADJ", "NOUN"} & set(getAllLemmas(x.lower()))
+                                                                     or x.lower().endswith("ing"))
+                       for x in between):  # "his friend got [sick]": a verb ends the noun phrase
                 break
             if opener in _DETERMINERS or opener.endswith(("'s", "’s")) and len(opener) > 2:
                 out.append(i)
