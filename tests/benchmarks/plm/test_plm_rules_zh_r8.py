@@ -151,7 +151,9 @@ def test_computation_reads_a_leading_decimal_point_and_asks_which_of_two_unknown
              "equations": ["unkn: x", "equ: x=5*y", "equ: x+y=270"], "ans": "225", "ans_simple": [225]},
             {"text": "The sum of two numbers is 52. The larger number is three times the smaller number. Find the "
                      "larger number", "equations": ["unkn: x", "equ: x=3*y", "equ: x+y=52"], "ans": "39",
-             "ans_simple": [39]}]
+             "ans_simple": [39]},
+            {"text": "three more than five times a number is less than 18. Find the largest integer for which this is "
+                     "true.", "equations": ["unkn: x", "equ: 5*x+3<18"], "ans": "4", "ans_simple": [4]}]
     _write_mwp(tmp_path, "en", [])
     from interpeval.benchmarks.plm.computation import SOURCES
 
@@ -161,6 +163,7 @@ def test_computation_reads_a_leading_decimal_point_and_asks_which_of_two_unknown
     assert [it.answer for it in items] == ["600", "39"]
     assert items[0].words[:4] == ["If", "0.4", "%", "of"]
     assert any("does not say which" in reason for reason in drops)
+    assert any("an inequality" in reason for reason in drops)  # seed 7474: 5x + 3 < 18 answered 4
 
 
 def _write_mwp(tmp_path, lang, rows):

@@ -112,6 +112,11 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
                 # "a number and ten times its reciprocal equals seven": x + 10/x = 7 has the answers 2 and 5
                 drops["computation: a square or an unknown in a denominator (a quadratic has two answers)"] += 1
                 continue
+            if re.search(r"[<>≤≥]", equation):
+                # "three more than five times a number is less than 18 … the largest integer": 5x+3<18 gives 2, the
+                # source says 4 (round 8)
+                drops["computation: an inequality (the source's 'largest integer' answers are not its solutions)"] += 1
+                continue
             if re.search(r"\btheir difference\b", text, re.IGNORECASE) and not re.search(r"\bsum\b", text, re.I):
                 # "Five times a number is equal to another number. Their difference is 52": 13 or -65 (round 8)
                 drops["computation: a difference of two unknowns without its order (either may be subtracted)"] += 1
