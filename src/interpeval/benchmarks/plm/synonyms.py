@@ -8,9 +8,8 @@ rare or figurative senses never come in). Chinese: the synonym sets shipped in t
 related words, so a synonym must be tagged as the original by jieba, share at least two sets with the original (of at most ``ZH_MAX_SET`` words each) and
 be in every set that holds the original (a word in sets without it is read in several senses: 地方 → 地面), be all
 Chinese characters, as long as the original, share a character with it (医生 → 医师, never 公司 → 商家) and be at
-least a tenth as frequent in jieba's dictionary (never the rare 开始 → 肇始). A traditional-script sentence (UD
-Chinese-GSD) looks its word up in simplified script and gets the synonym back in traditional script, both by OpenCC
-(``opencc``), which also tells a sentence's script.
+least a tenth as frequent in jieba's dictionary (never the rare 开始 → 肇始). OpenCC (``opencc``) tells a
+sentence's script.
 """
 
 from __future__ import annotations
@@ -196,19 +195,3 @@ def is_traditional(text: str) -> bool:
     simplified = sum(to_traditional(c) != c for c in text)
     return traditional > simplified
 
-
-def zh_synonyms_in_script(word: str, flag: str, traditional: bool) -> list[str]:
-    """:func:`zh_synonyms` for a word of either script: a traditional word is looked up in simplified script and
-    its synonyms come back in traditional script (only those that convert back unchanged)."""
-    if not traditional:
-        return zh_synonyms(word, flag)
-    from interpeval.benchmarks.plm.words import zh_words
-
-    simple = to_simplified(word)
-    tagged = zh_words(simple)
-    out = []
-    for synonym in zh_synonyms(simple, tagged[0][1] if len(tagged) == 1 else flag):
-        back = to_traditional(synonym)
-        if to_simplified(back) == synonym and back != word:
-            out.append(back)
-    return out
