@@ -3,9 +3,9 @@
 English: Alg514 and Dolphin1878 (MWPToolkit splits), Chinese: Math23K (valid/test). Only problems with one whole
 answer and an equation of at most two operators are kept (the paper's problems). The rationale
 (``equation_numbers``) is every word of the problem that writes a number (digits, and English number words such
-as "five" or "twice"), every word naming an operation (``OPERATION_WORDS``: "more", "sum", "quotient", 倍 …) and
-the content words of the question sentence (what is asked); a problem whose equation uses no written number is
-dropped.
+as "five" or "twice"), every word naming an operation (``OPERATION_WORDS``: "more", "sum", "quotient", 倍 …), the
+content words of every clause that holds a number of the equation (what the number counts and which way a relation goes) and
+those of the question sentence (what is asked); a problem whose equation uses no written number is dropped.
 """
 
 from __future__ import annotations
@@ -46,6 +46,9 @@ OPERATION_WORDS = {"more", "less", "sum", "product", "quotient", "difference", "
                    "多", "少", "和", "差", "积", "商", "倍", "一共", "共", "剩", "还剩", "平均", "每", "比", "几分之几"}
 #: "the ratio of 28 days to 4 weeks": the sources' answer (7) ignores the unit conversion (the ratio is 1)
 _MIXED_RATIO = re.compile(r"\bratio of (?:\S+ )?[\d.,]+ (\w+?)s? to (?:\S+ )?[\d.,]+ (\w+?)s?\b", re.IGNORECASE)
+#: a question that says which of two unknowns it asks for ("the larger number", "the other")
+_WHICH = re.compile(r"\b(?:larger|smaller|greater|lesser|bigger|first|second|other|each|both|two|product|sum|"
+                    r"difference|least|largest|smallest)\b", re.IGNORECASE)
 _OPERATOR = re.compile(r"(?<=[\w)%.])\s*[-+*/]\s*(?=[\w(.])")
 
 
@@ -59,6 +62,20 @@ def _question_start(words: list[str], lang: str) -> int:
     ends = [i for i, w in enumerate(words) if w in ((".", "!", "?") if lang == "en" else ("。", "！", "？", "，"))]
     inner = [i for i in ends if i < len(words) - 1]
     return inner[-1] + 1 if inner else 0
+
+
+def _stating(words: list[str], lang: str, used: set[float]) -> set[int]:
+    """Indices of the clauses that hold a number of the equation (``used``): their words say what each number is and which way a relation
+    goes ("除数是12", "下车259人", "the supply will be only 0.75 of the world grain demand"; round 8: the numbers and
+    operation words alone left 89 or 95, 75 × 3/4 or 75 ÷ 3/4 open)."""
+    breaks = (".", ",", "?", "!", ";") if lang == "en" else ("。", "，", "．", "？", "！", "；", "：", ",")
+    out: set[int] = set()
+    start = 0
+    for end in [*[i for i, w in enumerate(words) if w in breaks], len(words)]:
+        if used & {v for w in words[start:end] for v in numbers_in(w)}:
+            out.update(range(start, end))
+        start = end + 1
+    return out
 
 
 def _problem(row: dict[str, Any]) -> tuple[str, str, str | None]:
@@ -95,6 +112,21 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
                 # "a number and ten times its reciprocal equals seven": x + 10/x = 7 has the answers 2 and 5
                 drops["computation: a square or an unknown in a denominator (a quadratic has two answers)"] += 1
                 continue
+            if re.search(r"[<>≤≥]", equation):
+                # "three more than five times a number is less than 18 … the largest integer": 5x+3<18 gives 2, the
+                # source says 4 (round 8)
+                drops["computation: an inequality (the source's 'largest integer' answers are not its solutions)"] += 1
+                continue
+            if re.search(r"\btheir difference\b", text, re.IGNORECASE) and not re.search(r"\bsum\b", text, re.I):
+                # "Five times a number is equal to another number. Their difference is 52": 13 or -65 (round 8)
+                drops["computation: a difference of two unknowns without its order (either may be subtracted)"] += 1
+                continue
+            question = re.split(r"(?<=[.?!])\s+", text.strip())[-1]
+            if (len(set(re.findall(r"(?<![A-Za-z])[a-z](?![A-Za-z])", equation))) >= 2
+                    and re.search(r"\bthe number\b", question, re.I) and not _WHICH.search(question)):
+                # "one number is 5 times another number … what is the number": 45 or 225 (round 8)
+                drops["computation: two unknowns and a question that does not say which is asked"] += 1
+                continue
             mixed = _MIXED_RATIO.search(text)
             if mixed and mixed.group(1).lower() != mixed.group(2).lower():
                 drops["computation: a ratio of quantities in two units (the source's answer ignores the "
@@ -105,7 +137,8 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
                 continue
             used = set(numbers_in(equation))
             if lang == "en":
-                problem = en_tokens(text)
+                # ".4%" is 0.4 %: the tokenizer would split the point from its digit ("If . 4 %", rounds 7b and 8)
+                problem = en_tokens(re.sub(r"(?<![\w.])\.(\d)", r"0.\1", text))
                 words = problem + ["The", "answer", "is", answer, "."]
             else:
                 problem = row.get("segmented_text", "").split()
@@ -118,9 +151,10 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
             if not used & {v for w in words[:mask] for v in numbers_in(w)}:
                 drops["computation: no number of the equation written in the problem"] += 1
                 continue
-            asked = range(_question_start(problem, lang), len(problem))
-            rationale += [i for i in asked if (is_en_content(problem[i]) if lang == "en" else
-                                               problem[i] not in function_words("zh") and problem[i].isalnum())]
+            asked = set(range(_question_start(problem, lang), len(problem)))
+            rationale += [i for i in _stating(problem, lang, used) | asked if (
+                is_en_content(problem[i]) if lang == "en" else problem[i] not in function_words("zh")
+                and problem[i].isalnum())]
             rationale = sorted(set(rationale))
             out.append(Item(lang, "computation", words, mask, rationale, "equation_numbers",
                             {"source": rel, "record": number, "id": row.get("id"), "text_sha1": content_hash(text)}))

@@ -23,6 +23,7 @@ from typing import Any
 from interpeval.benchmarks.plm.records import Item
 from interpeval.benchmarks.plm.words import (
     en_tokens,
+    function_words,
     has_cjk,
     is_en_content,
     is_en_function,
@@ -124,6 +125,19 @@ _ZH_PLACE_VERBS = ("位于", "坐落于", "位於", "坐落於", "出生于", "�
                    "发源于", "起源于", "出生在", "位在", "隶属于", "原产于", "源于", "产于")
 #: the marks of a list or an approximate answer ("阿部宽与大桥望美", "李文杰、刘裕能", "一半以上")
 _ZH_NOT_ONE = re.compile(r"[、，,]|与|及|以上|以下|左右|多万|余")
+#: verbs and roles whose answer is a place inside places: "西米德兰兹郡位于[英国]" takes 英格兰 as well, "克利希广场位于
+#: [法国]" 巴黎, "巫医起源于[《大荒西经》]" 《山海经》 (round 8); only 隶属于 names one organisation
+_ZH_NESTED_PLACE = tuple(v for v in _ZH_PLACE_VERBS if v != "隶属于")
+_ZH_PLACE_ROLES = ("祖籍", "出生地", "所在地", "总部", "产地", "原产地")
+#: a subject that is part of a set: "路德一些最著名的著作是[1520年]发表的" (as English "Some of Luther's works")
+_ZH_PART_OF = re.compile(r"一些|部分|许多|其中|之一|有些|多数")
+#: characters of transliterated names after the first ("马赛罗", "布拉德利"): one part of a foreign name, shared by
+#: many people, unless the full name is given with its middle dot ("伊芳·卡特菲")
+_ZH_TRANSLITERATION = set("拉德利斯尔克特尼亚纳多奥维里卡丹萨塞赛罗洛夫基姆伦森默曼顿逊普布格兰恩莫诺蒙托雷乔艾"
+                          "比迪杰吉皮佩埃蒂西勒贝伯哈汉沃华柯科瓦茨兹马米梅麦玛菲弗福罗鲁卢路娜娅莎丝妮琳")
+#: what is said of a person: with one part of a foreign name the statement names no one in particular
+_ZH_PERSON_FACTS = ("退役", "退休", "去世", "逝世", "病逝", "出生", "诞生", "原名", "本名", "艺名", "笔名", "母亲",
+                    "父亲", "国籍", "祖籍", "谥号", "绰号", "外号")
 
 
 def _questions(path: Path) -> list[tuple[str, str, str, int, str, str]]:
@@ -291,6 +305,8 @@ def zh_statement(question: str, answer: str) -> tuple[str, str, int] | str:
         return "knowledge: a how-many question answered without a number"
     m = found[0]
     after = q[m.end():]
+    if re.fullmatch(r"\d{3,4}", answer) and ("年" in m.group() or "时候" in m.group()) and not after.startswith("年"):
+        after = "年" + after  # "是[1992]签署的" lacks 年 (round 8): the year keeps its unit outside the mask
     numeric = m.group() in ("多少", "几", "幾") or bool(re.search(r"\d", answer))
     for n in (4, 3, 2, 1):  # "多少次擒杀" with the answer "136次", "有多少平方米" with "4998平方米", "1920年代年代"
         if numeric and len(answer) > n and after[:n] == answer[-n:] and not answer[-n:].isdigit():
@@ -360,7 +376,23 @@ def self_contained(lang: str, words: list[str], mask: int) -> str | None:
         return "knowledge: 被 passive turned from a question (its word order garbles the fact)"
     if "的" in re.sub(r"《[^》]*》", "", answer):
         return "knowledge: answer is a description (…的…), not a name"
+    if _ZH_PART_OF.search(rest):
+        return "knowledge: a subject that is part of a set (一些, 部分 …: which of them?)"
+    if _zh_partial_foreign_name(words, mask):
+        return "knowledge: a person named by one part of a foreign name (布拉德利, 马赛罗: which one?)"
     return None
+
+
+def _zh_partial_foreign_name(words: list[str], mask: int) -> bool:
+    """Whether a statement about a person names them by one part of a transliterated name ("马赛罗是[2007年]退役的",
+    "布拉德利在[2005年]宣布退役"): the name opens the statement, has no middle dot, and every character after the
+    first is a transliteration character."""
+    if mask == 0:
+        return False
+    head = re.match(r"[\u4e00-\u9fff]{2,5}?(?=的|是|在|于|於|从|曾|宣布|出生|去世|逝世|退役|退休)", "".join(words[:mask]))
+    rest = "".join(w for i, w in enumerate(words) if i != mask)
+    return bool(head and all(c in _ZH_TRANSLITERATION for c in head.group()[1:])
+                and any(f in rest for f in _ZH_PERSON_FACTS))
 
 
 def _anchored(words: list[str], k: int, after: tuple[str, ...]) -> bool:
@@ -413,16 +445,32 @@ def one_answer_relation(lang: str, words: list[str], mask: int, rule: str) -> st
     before, after = "".join(words[:mask]), "".join(words[mask + 1:]).rstrip("。")
     if _ZH_NOT_ONE.search(answer) or "（" in before + after or "(" in before + after:
         return "knowledge: a list, an approximation or a parenthesis"
-    date = re.fullmatch(r"(?:公元前?)?\d{1,4}年?(?:\d{1,2}月)?(?:\d{1,2}日)?|[一二三四五六七八九十〇零]{2,4}年", answer)
+    # a bare number is a year only with its 年 after it or three or four digits ("威尼斯爆发了[22]次瘟疫" is a count)
+    date = re.fullmatch(r"(?:公元前?)?\d{1,4}年(?:\d{1,2}月)?(?:\d{1,2}日)?|\d{3,4}|[一二三四五六七八九十〇零]{2,4}年",
+                        answer) and not re.match(r"[次个個名人位件座场場届屆]", after)
     if date and (any(e in before[-6:] for e in _ZH_EVENTS) or any(e in after[:8] for e in _ZH_EVENTS)):
         return None
-    if not date and re.search(r"(?:" + "|".join(_ZH_ROLES) + r")(?:是|为|為|叫|叫做|名为|称为|有|达|約|约)?$", before):
+    role = re.search(r"(" + "|".join(_ZH_ROLES) + r")(?:是|为|為|叫|叫做|名为|称为|有|达|約|约)?$", before)
+    if not date and (before.endswith(_ZH_NESTED_PLACE) or role and role.group(1) in _ZH_PLACE_ROLES):
+        return "knowledge: a place inside places (位于[英国]: 英格兰 fits as well)"
+    if role and role.group(1) == "谥号" and re.search(r"[王帝公侯]$", answer) and len(answer) > 2:
+        return "knowledge: a 谥号 written with its title (蜀献王: the 谥号 is 献)"
+    if not date and role:
         return None
     if not date and before.endswith(_ZH_PLACE_VERBS):
         return None
     if mask == 0 and after.startswith(_ZH_AGENT_VERBS) or before.endswith("由") and after.startswith(_ZH_AGENT_VERBS):
         return None
     return "knowledge: relation with more than one answer for its subject (领导, 获得, 有 …)"
+
+
+def _inside_zh_name(words: list[str], flags: list[str], i: int, mask: int) -> bool:
+    """Whether word ``i`` is a lone character of a name jieba split apart: a CJK character, not a function word,
+    next to a name-tagged word (nr, ns, nt, nz)."""
+    if len(words[i]) != 1 or not has_cjk(words[i]) or words[i] in function_words("zh"):
+        return False
+    return any(0 <= j < len(words) and j != mask and flags[j].startswith(("nr", "ns", "nt", "nz"))
+               for j in (i - 1, i + 1))
 
 
 def _en_name(word: str) -> bool:
@@ -461,9 +509,13 @@ def _item(lang: str, words: list[str], mask: int, flags: list[str] | None, rule:
         if answer.startswith(_ZH_VAGUE) or not (re.search(r"[\dA-Za-z《]", answer) or any(
                 f.startswith(("nr", "ns", "nt", "nz", "m", "t")) for _, f in zh_words(answer))):
             return "knowledge: answer is not a name, number, date or title (many wordings)"
-        # a character jieba does not know (x) is part of a name ("羗|山道"): the rationale needs it to say which
-        content = [i for i, f in enumerate(flags or []) if i != mask and (
-            is_zh_content(words[i], f) or f == "x" and has_cjk(words[i]))]
+        # a character jieba does not know (x) is part of a name ("羗|山道"): the rationale needs it to say which;
+        # so is a single character jieba splits off inside a name ("西|米德兰|兹|郡", "福斯|否|洛斯"; round 8)
+        tags = flags or []
+        titled = {i for i in range(len(words)) if "".join(words[:i]).count("《") > "".join(words[:i]).count("》")}
+        content = [i for i, f in enumerate(tags) if i != mask and (
+            is_zh_content(words[i], f) or f == "x" and has_cjk(words[i]) or _inside_zh_name(words, tags, i, mask)
+            or i in titled and has_cjk(words[i]))]  # every word of a title: 《暴政的假面游行》 (round 8)
     if not content:
         return "knowledge: statement without content words"
     return Item(lang, "knowledge", words, mask, content, f"{rule}+statement_content", prov)

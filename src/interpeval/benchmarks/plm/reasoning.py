@@ -76,17 +76,25 @@ def _xcopa(path: Path) -> list[tuple[str, str, str, int]]:
 
 
 def _en_nouns(words: list[str]) -> list[int]:
-    """Nouns of a simple clause: a noun-capable word after a determiner (or a determiner and an adjective)."""
+    """Nouns of a simple clause: a noun-capable word after a determiner or a possessive ("the woman's ring"),
+    directly or across up to two modifiers (adjectives, nouns, -ing participles: "my sleeping friend", "the grape
+    juice"; round 8 — these were read as open slots), never across a verb ("his friend got [sick]")."""
     from lemminflect import getAllLemmas
 
     out = []
     for i, w in enumerate(words):
-        if not w.isalpha() or "NOUN" not in getAllLemmas(w.lower()):
-            continue
-        before = [x.lower() for x in words[max(0, i - 2):i]]
-        if before[-1:] and before[-1] in _DETERMINERS or (len(before) == 2 and before[0] in _DETERMINERS
-                                                          and "ADJ" in getAllLemmas(before[1])):
-            out.append(i)
+        if not w.isalpha() or is_en_function(w) or "NOUN" not in getAllLemmas(w.lower()):
+            continue  # "her friend": "her" is no noun
+        for k in range(1, 4):
+            opener = words[i - k].lower() if i - k >= 0 else ""
+            between = words[i - k + 1:i]
+            if not all(x.isalpha() and not is_en_function(x) and ({"ADJ", "NOUN"} & set(getAllLemmas(x.lower()))
+                                                                     or x.lower().endswith("ing"))
+                       for x in between):  # "his friend got [sick]": a verb ends the noun phrase
+                break
+            if opener in _DETERMINERS or opener.endswith(("'s", "’s")) and len(opener) > 2:
+                out.append(i)
+                break
     return out
 
 

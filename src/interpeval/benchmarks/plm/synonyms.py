@@ -6,9 +6,11 @@ synset as its own most frequent sense, has a sense attested in the sense-tagged 
 never come in) and occurs there at least ``EN_MIN_FREQUENCY_RATIO`` as often as the word it replaces ("shop" → "store";
 never "want" → "desire"). Chinese: the synonym sets shipped in the ``cnsyn`` package
 (``chinese_dictionary/sim_words.txt``, sets in the manner of the Cilin thesaurus). One set mixes synonyms with
-related words, so a synonym must be tagged as the original by jieba, share at least two sets with the original (of at most ``ZH_MAX_SET`` words each), be all
+related words, so a synonym must be tagged as the original by jieba, share at least two sets with the original (of at most ``ZH_MAX_SET`` words each) and
+be in every set that holds the original (a word in sets without it is read in several senses: 地方 → 地面), be all
 Chinese characters, as long as the original, share a character with it (医生 → 医师, never 公司 → 商家) and be at
-least a tenth as frequent in jieba's dictionary (never the rare 开始 → 肇始).
+least a tenth as frequent in jieba's dictionary (never the rare 开始 → 肇始). OpenCC (``opencc``) tells a
+sentence's script.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import importlib.util
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
 from interpeval.errors import InterpevalError
 
@@ -142,6 +145,19 @@ def _zh_sets() -> dict[str, list[list[str]]]:
     return out
 
 
+#: characters of opposite meaning: cnsyn's sets hold 高潮 and 低潮 together (round 8)
+_ZH_OPPOSITES = {frozenset(p) for p in ("高低", "大小", "上下", "前后", "東西", "东西", "南北", "多少", "长短", "長短",
+                                        "正反", "早晚", "新旧", "新舊", "内外", "內外", "左右", "男女", "出入", "买卖",
+                                        "買賣", "增减", "增減", "升降", "胜负", "勝負", "得失")}
+
+
+def _zh_opposed(word: str, other: str) -> bool:
+    """Whether ``other`` differs from ``word`` by a character of opposite meaning (高潮/低潮) or by the passive 被
+    (逮捕/被捕)."""
+    return ("被" in other) != ("被" in word) or any(
+        frozenset((a, b)) in _ZH_OPPOSITES for a, b in zip(word, other, strict=False) if a != b)
+
+
 def zh_synonyms(word: str, flag: str) -> list[str]:
     """Chinese synonyms of ``word`` (jieba tag ``flag``; a synonym's own tag must start alike) from cnsyn's
     synonym sets (see the module doc), best first; none for one-character words."""
@@ -149,7 +165,7 @@ def zh_synonyms(word: str, flag: str) -> list[str]:
 
     from interpeval.benchmarks.plm.words import zh_words
 
-    if len(word) < 2:
+    if len(word) < 2 or flag.startswith(("nr", "ns", "nt", "nz")):  # a name is never replaced (英国 → 法国)
         return []
 
     import logging
@@ -158,9 +174,36 @@ def zh_synonyms(word: str, flag: str) -> list[str]:
 
     jieba.setLogLevel(logging.WARNING)
     jieba.initialize()  # get_FREQ reads the dictionary, loaded lazily
-    shared = Counter(w for group in _zh_sets().get(word, []) for w in group if w != word)
+    groups = _zh_sets().get(word, [])
+    shared = Counter(w for group in groups for w in group if w != word)
     common = ZH_MIN_FREQUENCY_RATIO * (jieba.get_FREQ(word) or 0)
+    # in every set of the word (read in one sense: 地方 → 地面, 思想 → 思维, 计划 → 规划 share two of four or five)
     ok = [w for w, n in shared.items()
-          if n >= 2 and len(w) == len(word) and set(w) & set(word) and all("\u4e00" <= c <= "\u9fff" for c in w)
-          and (jieba.get_FREQ(w) or 0) >= max(common, 1) and [f[:1] for _, f in zh_words(w)] == [flag[:1]]]
+          if n >= 2 and n == len(groups) and len(w) == len(word) and set(w) & set(word) and all("\u4e00" <= c <= "\u9fff" for c in w)
+          and (jieba.get_FREQ(w) or 0) >= max(common, 1) and [f[:1] for _, f in zh_words(w)] == [flag[:1]]
+          and not _zh_opposed(word, w)]
     return sorted(ok, key=lambda w: -shared[w])
+
+
+@cache
+def _opencc(config: str) -> Any:
+    import opencc
+
+    return opencc.OpenCC(config)
+
+
+def to_simplified(text: str) -> str:
+    return _opencc("t2s").convert(text)
+
+
+def to_traditional(text: str) -> str:
+    return _opencc("s2t").convert(text)
+
+
+def is_traditional(text: str) -> bool:
+    """Whether more of ``text``'s characters are traditional-only than simplified-only ("生濑胜久跃於戏剧圈" is
+    simplified with one 於; round 8)."""
+    traditional = sum(to_simplified(c) != c for c in text)
+    simplified = sum(to_traditional(c) != c for c in text)
+    return traditional > simplified
+
