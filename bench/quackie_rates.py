@@ -10,6 +10,11 @@ divided by the torch threads it estimates the wall time on an idle machine). Wri
 to ``src/interpeval/data/rates/quackie.json`` (``--write``) or prints them.
 
     nice -n 10 python bench/quackie_rates.py [--n 8] [--write]
+
+The true-positive share differs by dataset (the QA head keeps about half of SQuAD's questions, most of Reddit's):
+``--shares-from STORE [STORE ...]`` reads the selection verdicts stored by ``interpeval reproduce quackie`` (or
+``quackie run``) and sets each dataset's share in the rates (``true_positive_share_by_dataset``, with its counts and
+``--shares-note`` saying which runs they are), leaving the measured seconds as they are.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import torch
 
 from interpeval.benchmarks.quackie.build import build_instances
 from interpeval.benchmarks.quackie.data import HELD_OUT_ARTICLES, dataset_path, load_squad
+from interpeval.benchmarks.quackie.reproduce import selection_shares
 from interpeval.benchmarks.quackie.run import (
     AGGREGATIONS,
     CLASSIFIERS,
@@ -35,9 +41,11 @@ from interpeval.benchmarks.quackie.run import (
 )
 from interpeval.benchmarks.quackie.verify import ground_truth_check
 from interpeval.models import load
+from interpeval.store import Store
 
 RATES = Path(__file__).resolve().parents[1] / "src" / "interpeval" / "data" / "rates" / "quackie.json"
 CHUNK = 4
+SHARE_KEYS = ("true_positive_share_by_dataset", "true_positive_share_source")
 
 
 def timed(per: dict[str, float], cpu: dict[str, float], label: str, name: str, n: int,
@@ -60,7 +68,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=8, help="questions per cheap method (half for the 100-sample ones)")
     parser.add_argument("--write", action="store_true", help=f"write {RATES} (shipped in the package)")
+    parser.add_argument("--shares-from", nargs="+", metavar="STORE",
+                        help="only set each dataset's true-positive share from these stores' selection verdicts")
+    parser.add_argument("--shares-note", default="", help="which runs the stores hold (written with the shares)")
     args = parser.parse_args()
+    if args.shares_from:
+        write_shares(args.shares_from, args.shares_note, args.write)
+        return
     questions = [q for q in load_squad(dataset_path("SQuAD")) if q.title in HELD_OUT_ARTICLES]
     instances, _ = build_instances(questions)
     load_before = os.getloadavg()[0]
@@ -85,9 +99,30 @@ def main() -> None:
            "load_average": round((load_before + os.getloadavg()[0]) / 2, 2), "device": "cpu",
            "data": "vendored SQuAD 2.0 held-out articles", "chunk": CHUNK, "torch_threads": torch.get_num_threads(), "seconds_per_question": rates,
            "cpu_seconds_per_question": cpu_rates}
+    if RATES.is_file():  # each dataset's share comes from --shares-from: kept
+        shipped = json.loads(RATES.read_text(encoding="utf-8"))
+        doc |= {k: shipped[k] for k in SHARE_KEYS if k in shipped}
     print(json.dumps(doc, indent=1))
     if args.write:
         RATES.parent.mkdir(parents=True, exist_ok=True)
+        RATES.write_text(json.dumps(doc, indent=1) + "\n")
+
+
+def write_shares(stores: list[str], note: str, write: bool) -> None:
+    """Each (classifier, dataset)'s share from the store whose selection scanned most of it, into the rates."""
+    shares: dict[str, dict[str, dict[str, Any]]] = {}
+    for path in stores:
+        with Store(path) as store:
+            for label, by_dataset in selection_shares(store).items():
+                for dataset, scan in by_dataset.items():
+                    if scan["scanned"] > shares.get(label, {}).get(dataset, {}).get("scanned", 0):
+                        shares.setdefault(label, {})[dataset] = scan
+    doc = json.loads(RATES.read_text(encoding="utf-8"))
+    doc["true_positive_share_by_dataset"] = shares
+    doc["true_positive_share_source"] = (f"kept / scanned questions that fit the model, from the selection verdicts "
+                                         f"of {note or 'the stores given'} (bench/quackie_rates.py --shares-from)")
+    print(json.dumps({k: doc[k] for k in SHARE_KEYS}, indent=1))
+    if write:
         RATES.write_text(json.dumps(doc, indent=1) + "\n")
 
 

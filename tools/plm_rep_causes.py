@@ -11,12 +11,12 @@ from interpeval.benchmarks.plm.perturb import recheck, replace
 from interpeval.benchmarks.plm.words import NUMBER_WORDS, is_en_content
 
 data = Path(sys.argv[1])
+SHIPPED = synonyms.MIN_FIRST_SENSE, synonyms.MIN_FIRST_COUNT  # the build's sense-share rule
 exclude = B.zoo_trained_hashes()
 for dim in ("grammar", "semantics", "knowledge", "reasoning", "computation"):
     pools = {r: [it for it in p if it.provenance.get("text_sha1") not in exclude]
              for r, p in B.BUILDERS[dim](data, "en", Counter()).items()}
     originals = B.spread(pools, B.PAPER_SIZES["en"][dim])
-    synonyms.MIN_FIRST_SENSE, synonyms.MIN_FIRST_COUNT = 0.75, 5
     has = [it for it in originals if (p := replace(it)) is not None and recheck(it, p) is None]
     rest = [it for it in originals if it not in has]
     no_word = [it for it in rest if not any(
@@ -24,6 +24,7 @@ for dim in ("grammar", "semantics", "knowledge", "reasoning", "computation"):
         and it.words[i] not in NUMBER_WORDS for i in it.rationale)]
     synonyms.MIN_FIRST_SENSE, synonyms.MIN_FIRST_COUNT = 0.0, 0
     several = [it for it in rest if it not in no_word and (p := replace(it)) is not None and recheck(it, p) is None]
+    synonyms.MIN_FIRST_SENSE, synonyms.MIN_FIRST_COUNT = SHIPPED  # the next dimension is built by the build's rule
     print(f"en {dim}: originals {len(originals)}, with Rep. {len(has)}, no lowercase content word in the "
           f"rationale {len(no_word)}, no synonym passing the other checks {len(rest) - len(no_word) - len(several)}, "
           f"a synonym only for a word read in several senses {len(several)}")

@@ -61,6 +61,18 @@ def test_reproducibility_mae_and_zero_one_apart_by_hand():
     assert iqs_reproducibility([0, 2, 1], [0, 0, 1], loss="zero_one") == pytest.approx(5 / 6)
 
 
+def test_reproducibility_log_needs_rows_that_sum_to_one():
+    # a row off by 1e-3 (a truncated third class) is named; a float32 softmax row (off by ~1e-7) is accepted
+    with pytest.raises(ValueError, match=r"^y_model: row 1 sums to 0\.999, not 1 "):
+        iqs_reproducibility([0, 1], [[0.5, 0.5], [0.599, 0.4]])
+    with pytest.raises(ValueError, match=r"^y_model: row 0 sums to 1\.2, not 1 "):
+        iqs_reproducibility([0], [[0.6, 0.6]])
+    logits = np.array([0.3, -1.7, 2.9, 0.1, -0.4, 1.3, 0.7], dtype=np.float32)
+    row = (np.exp(logits) / np.exp(logits).sum()).tolist()  # float32 values, read as float64
+    assert 0 < abs(sum(row) - 1.0) < 1e-6
+    assert iqs_reproducibility([2], [row]) == pytest.approx(1 / (1 - math.log(row[2])))
+
+
 def test_reproducibility_log_clips_zero_probability():
     value = iqs_reproducibility([1], [[1.0, 0.0]])
     assert 0.0 < value < 0.03  # -ln(eps) ≈ 36.04 -> 1/37.04

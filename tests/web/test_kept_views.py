@@ -55,7 +55,7 @@ def test_kept_rows_are_read_after_a_restart_and_only_a_changed_run_is_scored_aga
     with Store(v3_store) as store:
         rows(store)
     computed: list[int] = []
-    for module, name in ((expmrc_views, "expmrc_row"), (quackie_views, "quackie_rows"), (views, "_mean_cells")):
+    for module, name in ((expmrc_views, "expmrc_row"), (quackie_views, "quackie_rows"), (views, "mean_cells")):
         original = getattr(module, name)
 
         def counting(store, run, original=original):

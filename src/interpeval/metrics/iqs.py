@@ -20,6 +20,9 @@ from interpeval.metrics.plausibility import jaccard
 
 _SOURCE = "IQS paper, Xie, Vosoughi & Hassanpour (arXiv 2205.12254), §3"
 
+#: how far a row of class probabilities may sum from 1 (a float32 softmax row is off by ~1e-7)
+PROBABILITY_SUM_TOLERANCE = 1e-6
+
 
 @register("iqs_plausibility", "quality", True, (0.0, 1.0), _SOURCE,
           quirks="mean over classes of Jaccard(human, method); two empty sets count as agreement (1)",
@@ -54,7 +57,7 @@ def iqs_reproducibility(y_human: Sequence[float], y_model: Sequence[float] | np.
     """How well a human, given the input and the explanation, reproduces the model's output (1 = exactly).
 
     ``log``: ``y_human`` are the labels the humans answered and ``y_model`` the model's class probabilities
-    (samples × classes). ``mae``: both are numbers (regression, e.g. STS-B). ``zero_one``: both are labels.
+    (samples × classes, each row summing to 1). ``mae``: both are numbers (regression, e.g. STS-B). ``zero_one``: both are labels.
     """
     h = scores_1d(y_human, "y_human")
     if loss == "log":
@@ -66,6 +69,10 @@ def iqs_reproducibility(y_human: Sequence[float], y_model: Sequence[float] | np.
             raise ValueError(f"y_model: expected shape ({len(h)}, n_classes), got {p.shape}")
         if not np.isfinite(p).all() or (p < 0).any() or (p > 1).any():
             raise ValueError("y_model: probabilities must lie in [0, 1]")
+        off = np.flatnonzero(np.abs(p.sum(axis=1) - 1.0) > PROBABILITY_SUM_TOLERANCE)
+        if off.size:
+            raise ValueError(f"y_model: row {off[0]} sums to {p[off[0]].sum():.9g}, not 1 (class probabilities "
+                             f"over every class, within {PROBABILITY_SUM_TOLERANCE:g})")
         if (h != np.round(h)).any() or (h < 0).any() or (h >= p.shape[1]).any():
             raise ValueError(f"y_human: labels must be class indices in 0..{p.shape[1] - 1}")
         eps = np.finfo(float).eps

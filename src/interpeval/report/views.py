@@ -464,7 +464,7 @@ def generic_leaderboards(store: Store, skip: Iterable[str]) -> list[dict[str, An
     for info in store.runs():
         if info.benchmark in skip:
             continue
-        cells = per_run(store, info, "generic.leaderboard", lambda info=info: _mean_cells(store, info.id))
+        cells = per_run(store, info, "generic.leaderboard", lambda info=info: mean_cells(store, info.id))
         if not cells:
             continue
         names.setdefault(info.benchmark, set()).update(cells)
@@ -482,13 +482,14 @@ def generic_leaderboards(store: Store, skip: Iterable[str]) -> list[dict[str, An
     return out
 
 
-def _mean_cells(store: Store, run_id: int) -> dict[str, dict[str, Any]]:
-    """Per metric (``group/name``) of a run: the mean of its per-instance values, n and 95 % bootstrap interval."""
+def mean_cells(store: Store, run_id: int, scale: float = 1.0) -> dict[str, dict[str, Any]]:
+    """Per metric (``group/name``) of a run: the mean of its per-instance values, n and 95 % bootstrap interval,
+    each ×``scale``."""
     per: dict[str, list[float]] = {}
     for m in store.metrics(run_id):
         if m["instance_id"] != "" and m["value"] is not None:
             per.setdefault(f"{m['group']}/{m['name']}" if m["group"] else m["name"], []).append(m["value"])
-    return {k: _cell(mean_ci(v)) for k, v in per.items()}
+    return {k: _cell(mean_ci(v), scale) for k, v in per.items()}
 
 
 def evaluate_leaderboard(store: Store) -> dict[str, Any] | None:

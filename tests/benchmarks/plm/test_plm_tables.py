@@ -21,6 +21,7 @@ from interpeval.benchmarks.plm.tables import (
     prediction_table,
     statistics_table,
 )
+from interpeval.errors import DataError
 from interpeval.store import Store
 
 
@@ -429,3 +430,13 @@ def test_written_tables_name_their_columns_provenance_and_notes(tmp_path):
     # the label counts when one kind is absent: GOLDEN2 is all silver, GOLDEN3's record 6 alone all gold
     assert prediction_table("en", runs[:1], "g.json", GOLDEN2).notes[-1] == SILVER_NOTE.format(s=7, g=0, n=7)
     assert statistics_table("en", "g.json", GOLDEN3[2:3]).notes[-1] == SILVER_NOTE.format(s=0, g=1, n=1)
+
+
+def test_an_evaluated_original_missing_from_the_golden_records_is_a_clear_error_naming_the_partner():
+    # outputs of the full golden file, tables built from a file without original 1: its partner 11 names it
+    golden = [g for g in GOLDEN2 if g.sent_id != 1]
+    by_id = {g.sent_id: g for g in golden}
+    with pytest.raises(DataError, match=r"record 11: its original 1 \(meta.ori_id\) was evaluated"):
+        f1_delta([by_id[11]], by_id, _result2().outputs)
+    with pytest.raises(DataError, match="record 11: "):
+        perturbation_tables("en", [_result2()], "g.json", golden)

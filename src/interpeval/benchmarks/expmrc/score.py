@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from interpeval import metrics
-from interpeval.benchmarks.expmrc.data import Dataset, Prediction
+from interpeval.benchmarks.expmrc.data import Dataset, Prediction, Question
 from interpeval.errors import DataError
 
 
@@ -85,7 +85,6 @@ def evaluate(dataset: Dataset, predictions: Mapping[str, Prediction], official: 
     ``official=False`` switches the tokenisation quirks off (see :mod:`interpeval.metrics.mrc`).
     """
     stderr = sys.stderr if stderr is None else stderr
-    f1, choice_match = metrics.get("expmrc_f1"), metrics.get("expmrc_choice_match")
     score = Score(dataset.version, {}, {})
     for q in dataset.questions:
         pred = predictions.get(q.qid)
@@ -94,10 +93,18 @@ def evaluate(dataset: Dataset, predictions: Mapping[str, Prediction], official: 
             score.skipped.append(q.qid)
             score.answer[q.qid] = score.evidence[q.qid] = 0.0
             continue
-        if dataset.kind == "span":
-            score.answer[q.qid] = f1(q.answers, str(pred.answer), official=official)
-        else:
-            score.answer[q.qid] = choice_match(q.answers[0], pred.answer)
-        score.evidence[q.qid] = (0.0 if q.evidences is None
-                                 else f1(q.evidences, pred.evidence, official=official))
+        answer, evidence = score_question(q, pred, official=official)
+        score.answer[q.qid], score.evidence[q.qid] = answer, 0.0 if evidence is None else evidence
     return score
+
+
+def score_question(question: Question, prediction: Prediction, official: bool = True) -> tuple[float, float | None]:
+    """One answered question's answer and evidence score, as the official scorer computes them (see
+    :func:`evaluate`); evidence None where the file has no reference evidence (:func:`evaluate` counts it 0)."""
+    f1 = metrics.get("expmrc_f1")
+    if question.options:  # multiple choice (span questions have none)
+        answer = metrics.get("expmrc_choice_match")(question.answers[0], prediction.answer)
+    else:
+        answer = f1(question.answers, str(prediction.answer), official=official)
+    evidence = None if question.evidences is None else f1(question.evidences, prediction.evidence, official=official)
+    return answer, evidence

@@ -6,9 +6,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from interpeval.benchmarks.expmrc.data import dev_path, load_dataset
+from interpeval.benchmarks.expmrc.data import Prediction, Question, dev_path, load_dataset
+from interpeval.benchmarks.expmrc.score import score_question
 from interpeval.report.static import _fmt, _groups, is_reference, like_with_like
-from interpeval.report.views import _cell, highlight, per_run
+from interpeval.report.views import _cell, highlight, mean_cells, per_run
 from interpeval.stats import mean_ci
 from interpeval.store import RunInfo, Store, fingerprint_files
 
@@ -21,16 +22,17 @@ COVERS = ("expmrc",)
 #: per-question F1 (0–1) is shown ×100, on the scale of the official run-level scores
 METRIC_SCALE = {"expmrc": 100.0}
 
+#: an answer model's run (``expmrc-answers``) stores no scores and no ``official`` option: its questions are scored
+#: in the official scorer's mode, the one ExpMRC's Table 3 is made with (a system's run stores its own scores)
+ANSWER_RUNS_OFFICIAL = True
+
 
 def expmrc_row(store: Store, info: RunInfo) -> dict[str, Any]:
     """One run's leaderboard row: its mean F1s ×100 with 95 % bootstrap intervals over its questions."""
-    per: dict[str, list[float]] = {}
-    for m in store.metrics(info.id):
-        if m["instance_id"] != "" and m["value"] is not None:
-            per.setdefault(m["name"], []).append(m["value"])
+    cells = mean_cells(store, info.id, METRIC_SCALE["expmrc"])
     return {"run_id": info.id, "subset": info.config.get("subset", ""),
             "system": info.config.get("label") or info.config.get("system", ""), "model": info.model,
-            **{name: _cell(mean_ci(per.get(key, [])), 100)
+            **{name: cells.get(key) or _cell(mean_ci([]))
                for name, key in (("ANS", "answer"), ("EVI", "evidence"), ("ALL", "all"))}}
 
 
@@ -108,23 +110,18 @@ def expmrc_evidence(info: RunInfo, output: dict[str, Any]) -> dict[str, Any]:
             "options": list(question.options), "pieces": highlight(question.context, spans),
             "gold_evidence": list(dict.fromkeys(question.evidences or ())), "scores": {}, **predicted}
     if info.benchmark == "expmrc-answers":
-        view["scores"] = question_scores(info, question, predicted)
+        view["scores"] = question_scores(question, predicted)
     return view
 
 
-def question_scores(info: RunInfo, question: Any, predicted: dict[str, Any]) -> dict[str, float | None]:
+def question_scores(question: Question, predicted: dict[str, Any], official: bool = ANSWER_RUNS_OFFICIAL
+                    ) -> dict[str, float | None]:
     """Answer, evidence and overall F1 (0–1) of one prediction, as the official scorer computes them per question
-    (:func:`interpeval.benchmarks.expmrc.score.evaluate`); evidence None where nothing was predicted or the file
-    has no reference evidence."""
-    from interpeval import metrics
-
-    official = bool(info.config.get("official", True))
-    if question.options:
-        answer = metrics.get("expmrc_choice_match")(question.answers[0], predicted["answer"])
-    else:
-        answer = metrics.get("expmrc_f1")(question.answers, str(predicted["answer"]), official=official)
-    evidence = None if predicted["evidence"] is None or question.evidences is None else \
-        metrics.get("expmrc_f1")(question.evidences, predicted["evidence"], official=official)
+    (:func:`interpeval.benchmarks.expmrc.score.score_question`); evidence None where nothing was predicted or the
+    file has no reference evidence."""
+    answer, evidence = score_question(question, Prediction(predicted["answer"], predicted["evidence"]), official)
+    if predicted["evidence"] is None:
+        evidence = None
     return {"answer F1": answer, "evidence F1": evidence,
             "all (answer × evidence)": None if evidence is None else answer * evidence}
 

@@ -32,6 +32,7 @@ from interpeval.benchmarks.plm.tables import (
     RunResult,
     consistency,
     consistency_kinds,
+    evaluated_pairs,
     figure_data,
 )
 from interpeval.paper import (
@@ -275,8 +276,8 @@ def prediction_by_type(paper: dict[str, Any], number: str, lang: str, results: S
                     cells[column] = Cell(paper["rows"][row_label][column])
                     continue
                 partners = [g for g in _subset(records, res.outputs, dim, "per") if g.perturbation == kind]
-                chosen = partners if side == "per" else [by_id[g.meta["ori_id"]] for g in partners
-                                                          if g.meta.get("ori_id") in res.outputs]
+                chosen = partners if side == "per" else [o for o, _ in evaluated_pairs(partners, by_id,
+                                                                                        res.outputs)]
                 cells[column] = mean_cell(paper["rows"][row_label][column],
                                           [res.outputs[g.sent_id]["hit1"] for g in chosen], 100)
         rows.append(Row(row_label, cells, _differs(res.model, lang, records, PAIRED) if res else "not evaluated"))
@@ -303,8 +304,8 @@ def interpretability_by_type(paper: dict[str, Any], number: str, lang: str, resu
                 continue
             partners = [g for g in _subset(records, res.outputs, dim, "per") if g.perturbation == kind
                         and g.meta.get("ori_id") in res.outputs]
-            diffs = [res.outputs[by_id[g.meta["ori_id"]].sent_id]["f1"] - res.outputs[g.sent_id]["f1"]
-                     for g in partners]
+            diffs = [res.outputs[o.sent_id]["f1"] - res.outputs[g.sent_id]["f1"]
+                     for o, g in evaluated_pairs(partners, by_id, res.outputs)]
             cells[delta] = mean_cell(published_row[delta], diffs)
             cons = consistency(records, res.outputs, dim, [kind], ratios) if partners else None
             cells[maps] = (mean_cell(published_row[maps], cons["pair_maps"], point=cons["map"])

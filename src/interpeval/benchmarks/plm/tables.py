@@ -26,6 +26,7 @@ import numpy as np
 from interpeval import metrics
 from interpeval.benchmarks.plm.records import DIMENSIONS, MASK, PERTURBATIONS, GoldenRecord
 from interpeval.benchmarks.plm.run import nearest_rationale, rationale_ratios
+from interpeval.errors import DataError
 from interpeval.metrics.rationale import select_rationale
 from interpeval.report.page import save_figure
 from interpeval.report.table import Table
@@ -141,7 +142,7 @@ def _pairs(golden: Sequence[GoldenRecord], outputs: dict[int, dict[str, Any]], d
     by_id = {g.sent_id: g for g in golden}
     out = []
     for g in golden:
-        if g.sample_type != "ori" or dim not in ("all", g.dimension) or g.sent_id not in outputs:
+        if g.sample_type != "ori" or g.dimension != dim or g.sent_id not in outputs:
             continue
         for rel in g.rel_ids:
             d = by_id.get(rel)
@@ -254,7 +255,7 @@ def perturbation_tables(lang: str, results: Sequence[RunResult], golden_path: st
                        and g.sent_id in res.outputs]
                 if not dis:
                     continue
-                ori = [by_id[g.meta["ori_id"]] for g in dis if g.meta.get("ori_id") in res.outputs]
+                ori = [o for o, _ in evaluated_pairs(dis, by_id, res.outputs)]
                 if res.model not in seen_models:
                     pred_rows.append({
                         "Model": res.model, "Dimension": dim, "Perturbation": kind, "pairs": len(dis),
@@ -292,12 +293,29 @@ def f1_delta(disturbed: Sequence[GoldenRecord], by_id: dict[int, GoldenRecord],
              outputs: dict[int, dict[str, Any]]) -> float:
     """F1^Δ of the paper's Tables 7 and 10: mean token-F1 on the originals minus mean token-F1 on the perturbed
     partners, over the (original, partner) pairs both evaluated; nan without pairs."""
-    pairs = [(by_id[d.meta["ori_id"]], d) for d in disturbed
-             if d.meta.get("ori_id") in outputs and d.sent_id in outputs]
+    pairs = evaluated_pairs(disturbed, by_id, outputs)
     if not pairs:
         return float("nan")
     return float(np.mean([outputs[o.sent_id]["f1"] for o, _ in pairs])
                  - np.mean([outputs[d.sent_id]["f1"] for _, d in pairs]))
+
+
+def evaluated_pairs(disturbed: Sequence[GoldenRecord], by_id: dict[int, GoldenRecord],
+                    outputs: dict[int, dict[str, Any]]) -> list[tuple[GoldenRecord, GoldenRecord]]:
+    """``(original, partner)`` of each perturbed record in ``disturbed`` that was evaluated with its original
+    (``meta.ori_id``); an original evaluated but missing from ``by_id`` (the golden records) is a clear error naming
+    the partner, not a KeyError."""
+    pairs = []
+    for d in disturbed:
+        ori = d.meta.get("ori_id")
+        if ori not in outputs or d.sent_id not in outputs:
+            continue
+        if ori not in by_id:
+            raise DataError("golden records", f"record {d.sent_id}" + (f" (line {d.line})" if d.line else ""),
+                            f"its original {ori} (meta.ori_id) was evaluated but is not among the golden records "
+                            "given (were the outputs made with another golden file?)")
+        pairs.append((by_id[ori], d))
+    return pairs
 
 
 def _f1_delta(disturbed: Sequence[GoldenRecord], by_id: dict[int, GoldenRecord],

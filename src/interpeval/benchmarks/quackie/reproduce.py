@@ -32,6 +32,7 @@ from interpeval.benchmarks.quackie.run import (
     LEADERBOARD,
     RANDOM,
     Method,
+    _kept,
     run_quackie,
 )
 from interpeval.benchmarks.quackie.score import score_run
@@ -127,10 +128,37 @@ def answerable_held_out(datasets: Sequence[str], data_dir: Path | None) -> dict[
     return out
 
 
-def _unit_seconds(per: dict[str, float], names: Sequence[str], limit: int | None, answerable: int
+def selection_shares(store: Any) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per classifier and dataset: the true-positive share (kept / scanned questions that fit the model) of the
+    selection verdicts stored in ``store`` (runs ``quackie-selection`` of the classifier's zoo head; of several, the
+    one that scanned most), with its counts: what ``bench/quackie_rates.py --shares-from`` ships in the rates."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for info in store.runs("quackie-selection"):
+        label, dataset = info.config.get("classifier"), info.config.get("dataset")
+        if label not in CLASSIFIERS or info.model != CLASSIFIERS[label].model:
+            continue
+        verdicts = store.instances(info.id)
+        fit = [v for v in verdicts if not v["too_long"]]
+        if fit and len(verdicts) > out.get(label, {}).get(dataset, {}).get("scanned", 0):
+            kept = sum(_kept(v) for v in fit)
+            out.setdefault(label, {})[dataset] = {"share": round(kept / len(fit), 4), "kept": kept,
+                                                  "scanned": len(verdicts), "too_long": len(verdicts) - len(fit)}
+    return out
+
+
+def true_positive_share(measured: dict[str, Any], label: str, dataset: str) -> tuple[float, str]:
+    """(share, where it comes from) for one classifier on one dataset: the dataset's own selection scan shipped in
+    the rates where there is one, else the share ``bench/quackie_rates.py`` saw on held-out SQuAD 2.0."""
+    scan = measured.get("true_positive_share_by_dataset", {}).get(label, {}).get(dataset)
+    if scan:
+        return scan["share"], f"{dataset}'s selection scan, {scan['kept']} of {scan['scanned'] - scan['too_long']}"
+    return measured["seconds_per_question"][label]["true_positive_share"], "the rates' SQuAD sample"
+
+
+def _unit_seconds(per: dict[str, float], names: Sequence[str], limit: int | None, answerable: int, share: float
                   ) -> tuple[float, float]:
-    """(seconds, true positives) of one run_quackie unit on one dataset, from seconds per question."""
-    share = per["true_positive_share"]
+    """(seconds, true positives) of one run_quackie unit on one dataset, from seconds per question and the share of
+    scanned questions the classifier keeps."""
     kept = answerable * share if limit is None else min(answerable * share, limit)
     seconds = kept * sum(per[m] for m in names)
     if set(names) & set(HEADLINE):  # the selection scan comes with the headline rows, the check with both
@@ -150,15 +178,17 @@ def estimate(profile: Profile, data_dir: Path | None, only: Sequence[str] = ()) 
         wall = measured["seconds_per_question"][label]
         cpu = {**wall, **measured["cpu_seconds_per_question"][label]}
         for ds in datasets:
-            seconds, kept = _unit_seconds(cpu, names, limit, answerable[(ds, label)])
+            share, source = true_positive_share(measured, label, ds)
+            seconds, kept = _unit_seconds(cpu, names, limit, answerable[(ds, label)], share)
             total += seconds
-            loaded += _unit_seconds(wall, names, limit, answerable[(ds, label)])[0]
+            loaded += _unit_seconds(wall, names, limit, answerable[(ds, label)], share)[0]
             lines.append(f"  {label} / {ds} / {', '.join(names)}: ~{kept:.0f} true positives of "
-                         f"{answerable[(ds, label)]} answerable held-out questions, ~{seconds / 60:.1f} min")
+                         f"{answerable[(ds, label)]} answerable held-out questions (share {share:.2f}: {source}), "
+                         f"~{seconds / 60:.1f} min")
     head = (f"cost estimate: ~{total / 60:.1f} min on an idle machine (~{loaded / 60:.1f} min at load average "
             f"{measured['load_average']}), from the seconds per question that bench/quackie_rates.py measured on "
             f"{measured['measured']} ({measured['cpus']} CPUs, {measured['device']}; shipped in the package) and "
-            "the true-positive share it saw; work already in the store is counted too")
+            "each dataset's true-positive share; work already in the store is counted too")
     return total, [head, *lines]
 
 
