@@ -67,8 +67,12 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
         "tests/benchmarks/plm/test_plm_tables.py",
         "tests/benchmarks/plm/test_plm_run.py::test_map_over_pairs_leaves_transformations_out",
         "tests/benchmarks/plm/test_plm_run.py::test_majority_baseline_leaves_each_original_and_its_partners_out"]),
-    "web/permissions": (["src/interpeval/web/context.py", "src/interpeval/web/routes/studies.py"],
-                        ["tests/web/test_permissions.py::test_route_by_role_in_process"]),
+    "web/permissions": (["src/interpeval/web/context.py", "src/interpeval/web/routes/auth.py",
+                         "src/interpeval/web/routes/studies.py"], [
+        "tests/web/test_permissions.py::test_study_route_by_role_in_a_fresh_store",
+        "tests/web/test_permissions.py::test_route_by_role_in_process"]),
+    "evaluate/engine": (["src/interpeval/evaluate/engine.py"], ["tests/evaluate/test_engine_by_hand.py",
+                                                                "tests/evaluate/test_engine.py"]),
 }
 # Functions that only draw a figure (colours, sizes, layout): their mutants are counted apart from the score of
 # the numbers a module publishes, as ``presentation``.
