@@ -325,3 +325,26 @@ def test_login_logout_and_invites_in_a_browser_session(site):
     again = client.post(f"/invite/{code}", data={"name": "twice"})
     assert again.status_code == 403 and "this invite link is wrong or has been used already" in again.text
     assert "this invite link is wrong or has been used already" in client.get(f"/invite/{code}").text
+
+
+def test_refusals_of_the_auth_checks_say_what_is_needed(site):
+    client, ids, tokens, _ = site
+    anonymous = client.get("/api/me")
+    assert (anonymous.status_code, anonymous.json()) == (
+        401, {"detail": "a valid token is needed (log in or send Authorization: Bearer <token>)"})
+    for header in ({"Authorization": "Bearer 1.wrong"}, {"Authorization": f"Basic {tokens['ann']}"}):
+        assert client.get("/api/me", headers=header).status_code == 401
+    assert client.get("/api/me", headers={"Authorization": f"bearer   {tokens['ann']} "}).json()["name"] == "ann"
+    role = client.post("/api/invites", json={"role": "annotator"}, headers=_as(tokens, "ann"))
+    assert (role.status_code, role.json()) == (403, {"detail": "this needs the role admin"})
+    # a cookie session's API write needs the X-CSRF-Token header; a bearer header needs none
+    client.cookies.set("ie_token", tokens["admin"])
+    csrf = client.post("/api/invites", json={"role": "annotator"}, headers={"X-CSRF-Token": _csrf(tokens["ann"])})
+    assert (csrf.status_code, csrf.json()) == (403, {"detail": "missing or wrong CSRF token: reload the page and try "
+                                                               "again"})
+    assert client.post("/api/invites", json={"role": "annotator"},
+                       headers={"X-CSRF-Token": _csrf(tokens["admin"])}).status_code == 201
+    client.cookies.clear()
+    # a page for an anonymous visitor carries no CSRF token; the login page names where it came from
+    assert _csrf(tokens["admin"]) not in client.get("/login").text
+    assert client.get(f"/studies/{ids['S']}", follow_redirects=False).headers["location"] == f"/login?next=/studies/{ids['S']}"
