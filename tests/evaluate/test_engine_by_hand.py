@@ -9,6 +9,7 @@ test runs in well under a second once the tokenizer is loaded, so mutation testi
 from __future__ import annotations
 
 import math
+import time
 from types import SimpleNamespace
 
 import numpy as np
@@ -105,9 +106,16 @@ def test_faithfulness_values_worked_out_by_hand(model, tmp_path):
     #   suff 4/5 − p0(bad) = 0; tau = 1
     methods = [Method("w", "weights"), Method("reversed", "weights", {"sign": -1.0})]
     with Store(tmp_path / "s.sqlite") as store:
+        wall, cpu = time.perf_counter(), time.process_time()
         result = evaluate(model, [Input("g", GOOD), Input("b", BAD)], methods, ["faithfulness"], store=store,
                           data="by-hand")
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         (good, bad) = store.instances(result.run_id)
+    # the timings are disjoint parts of the call: each at least 0, together at most the call's own time
+    parts = ("evaluate", "explain/w", "explain/reversed")
+    assert set(result.timings) == {*parts, *(f"cpu:{p}" for p in parts)}
+    assert all(v >= 0 for v in result.timings.values())
+    assert sum(result.timings[p] for p in parts) <= wall and sum(result.timings[f"cpu:{p}"] for p in parts) <= cpu
     names = ("ferret_aopc_compr", "ferret_aopc_suff", "ferret_taucorr_loo")
     expected = {("g", "w"): (11 / 36, 2 / 45, 1.0), ("b", "w"): (0.0, 1.0, -1.0),
                 ("g", "reversed"): (0.0, 1.0, -1.0), ("b", "reversed"): (3 / 10, 0.0, 1.0)}
@@ -222,7 +230,9 @@ def test_counters_add_up_and_summarize_uses_the_aggregate(model):
     assert bench.counters() == {"passes": 0, "requests": 0}
     bench.add_counters({"passes": 3, "requests": 5, "explain/w": 0.5})
     bench.add_counters({"passes": 1, "requests": 2, "explain/w": 0.25, "evaluate": 1.0})
-    assert bench.counters() == {"passes": 4, "requests": 7, "explain/w": 0.75, "evaluate": 1.0}
+    bench.add_counters({"evaluate": 0.5})  # a chunk that scored nothing: the counts stay
+    assert bench.counters() == {"passes": 4, "requests": 7, "explain/w": 0.75, "evaluate": 1.5}
+    assert bench.timings == {"explain/w": 0.75, "evaluate": 1.5} and bench.passes.model is model
     outputs = [{"instance_id": "g", "text": GOOD, "values": {"w": {"ferret_aopc_compr": 0.5}}},
                {"instance_id": "b", "text": BAD, "values": {"w": {"ferret_aopc_compr": float("nan")}}},
                {"instance_id": "f", "text": "film", "values": {"w": {"ferret_aopc_compr": 1.0}}}]
