@@ -264,7 +264,7 @@ def test_aggregate_and_rows_by_hand():
     assert agg.rows == [[r[c] for c in agg.columns] for r in rows] and agg.digits == per.digits == 3
     assert per.columns == ["id", "method", "metric", "value"] and per.provenance == {"model": "m", "data": "d"}
     assert per.rows == [["1", "a", "m", 0.0], ["1", "a", "k", 1.0], ["1", HUMAN, "h", 0.25]]
-    assert "95 % bootstrap" in agg.title and per.title == "Per input"
+    assert agg.title == "Explanation quality (mean over inputs, 95 % bootstrap interval)" and per.title == "Per input"
 
 
 def test_methods_metrics_and_rationales_parse_by_hand():
@@ -285,8 +285,13 @@ def test_methods_metrics_and_rationales_parse_by_hand():
     assert word_rationale_to_tokens(text, offsets, [-1, 0, 0, 0, 1], [0, 1]).tolist() == [0, 0, 1]
     assert word_rationale_to_tokens(text, offsets, [-1, 0, 0, 0, 1], [1, 0]).tolist() == [1, 1, 0]
     assert word_rationale_to_tokens(text, [(2, 3)], [0], [1, 1]).tolist() == [0]  # a token in the gap: no word
-    with pytest.raises(ValueError, match=r"rationale has 1 values but the text has 2 words: 'ab  c'"):
+    with pytest.raises(ValueError, match=r"rationale has 1 values but the text has 2 words: 'ab  c'$"):
         word_rationale_to_tokens(text, offsets, [-1, 0, 0, 0, 1], [1])
+    long = "w " * 40  # the message quotes the text's first 60 characters only
+    with pytest.raises(ValueError, match=f"rationale has 1 values but the text has 40 words: '{'w ' * 30}'$"):
+        word_rationale_to_tokens(long, [], [], [1])
+    with pytest.raises(ValueError, match="zip"):  # an offset without its segment is a caller's bug, not skipped
+        word_rationale_to_tokens("a", [(0, 1)], [0, 0], [1])
 
 
 def test_bad_calls_are_named(model, tmp_path):
