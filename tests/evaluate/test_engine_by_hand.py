@@ -142,10 +142,11 @@ def test_faithfulness_values_worked_out_by_hand(model, tmp_path):
     assert result.provenance == {"model": "bag-of-words", "data": "by-hand (2 inputs)",
                                  "explainers": {"w": {"name": "weights"}, "reversed": {"name": "weights", "sign": -1.0}},
                                  "metrics": list(names), "options": {}, "run": result.run_id}
-    # every distinct erased text scored once: GOOD 1 + 2 + 1 + 3 LOO (the LOO set includes the compr/suff texts:
-    # fine film, good fine (twice), good film) → p0 seeded, 6 distinct: fine film, film, good, good fine, good film;
-    # the model rows are fewer than the texts the metrics asked for
-    assert 0 < result.passes < result.requests
+    # each distinct (target, text) scored once, the unperturbed inputs never (their p0 comes from the first pass):
+    # GOOD (class 1): fine film, film, good, good fine, good film (LOO repeats three of them) = 5; BAD (class 0):
+    # film, bad = 2 → 7 model rows. Texts asked for, p0 included: GOOD w compr 3 + suff 3 + LOO 4, reversed LOO 4
+    # (no bin: no call) = 14; BAD w LOO 3, reversed compr 2 + suff 2 + LOO 3 = 10 → 24
+    assert (result.passes, result.requests) == (7, 24)
 
 
 def test_plausibility_and_the_human_rationale_row_by_hand(model, tmp_path):
@@ -285,6 +286,7 @@ def test_methods_metrics_and_rationales_parse_by_hand():
     assert word_rationale_to_tokens(text, offsets, [-1, 0, 0, 0, 1], [0, 1]).tolist() == [0, 0, 1]
     assert word_rationale_to_tokens(text, offsets, [-1, 0, 0, 0, 1], [1, 0]).tolist() == [1, 1, 0]
     assert word_rationale_to_tokens(text, [(2, 3)], [0], [1, 1]).tolist() == [0]  # a token in the gap: no word
+    assert word_rationale_to_tokens("a", [], [], [1]).dtype.kind == "i"  # 0/1 integers, even when empty
     with pytest.raises(ValueError, match=r"rationale has 1 values but the text has 2 words: 'ab  c'$"):
         word_rationale_to_tokens(text, offsets, [-1, 0, 0, 0, 1], [1])
     long = "w " * 40  # the message quotes the text's first 60 characters only
