@@ -319,6 +319,7 @@ def test_login_logout_and_invites_in_a_browser_session(site):
     welcome = client.post(f"/invite/{code}", data={"name": "newbie"})
     new_token = welcome.headers["set-cookie"].split(";")[0].removeprefix("ie_token=")
     assert welcome.status_code == 200 and new_token in welcome.text and "HttpOnly" in welcome.headers["set-cookie"]
+    assert "Welcome, newbie" in welcome.text and "<b>annotator</b>" in welcome.text
     with Studies(path) as db:
         user = db.user_by_token(new_token)
         assert (user.name, user.role) == ("newbie", "annotator") and len(db.assignments(user.id, ids["S"])) == 2
@@ -348,3 +349,37 @@ def test_refusals_of_the_auth_checks_say_what_is_needed(site):
     # a page for an anonymous visitor carries no CSRF token; the login page names where it came from
     assert _csrf(tokens["admin"]) not in client.get("/login").text
     assert client.get(f"/studies/{ids['S']}", follow_redirects=False).headers["location"] == f"/login?next=/studies/{ids['S']}"
+
+
+def test_a_cookie_session_posts_every_form_with_its_csrf_field(site):
+    client, ids, tokens, path = site
+    admin, ann = tokens["admin"], tokens["ann"]
+    client.cookies.set("ie_token", admin)
+    made = client.post("/studies", data={"csrf": _csrf(admin), "kind": "generic", "items": ""},
+                       follow_redirects=False)
+    assert made.status_code == 303
+    no_kind = client.post("/studies", data={"csrf": _csrf(admin)})
+    assert no_kind.status_code == 400 and "unknown study kind &#39;&#39;" in no_kind.text
+    members = f"/studies/{ids['S']}/members"
+    assert client.post(members, data={"csrf": _csrf(admin), "user_id": str(ids["idle"])},
+                       follow_redirects=False).status_code == 303
+    no_user = client.post(members, data={"csrf": _csrf(admin)})  # the user id defaults to 0, which names no one
+    assert no_user.status_code == 400 and "no user with id 0" in no_user.text
+    invite = client.post(f"/studies/{ids['S']}/invite", data={"csrf": _csrf(admin), "role": "checker"})
+    assert invite.status_code == 200 and "as a new checker" in invite.text
+    # without the form field the X-CSRF-Token header is read
+    header = client.post("/logout", headers={"X-CSRF-Token": _csrf(admin)}, follow_redirects=False)
+    assert header.status_code == 303
+    client.cookies.set("ie_token", ann)
+    page = client.get(f"/a/{ids['a1']}")
+    assert "2 pending" in page.text and "of at most" not in page.text  # a1 and a2; no review
+    saved = client.post(f"/a/{ids['a1']}", data={"csrf": _csrf(ann), "answer": "{}"}, follow_redirects=False)
+    assert saved.headers["location"] == f"/a/{ids['a2']}"
+    assert "1 pending" in client.get(f"/a/{ids['a2']}").text
+    client.cookies.clear()
+    # a reviewed study's page says how many rounds an item may take
+    review = {"scores": {"ok": [1, 2]}, "pass_mean": {"ok": 2}, "max_rounds": 3, "checks_per_round": 1}
+    with Studies(path) as db:
+        study = db.create_study("R", "generic", ITEMS[:1], {"review": review}, created_by=ids["admin"])
+        (a,) = db.assign(study.id, ids["idle"])
+    assert "round 1 of at most 3" in client.get(f"/a/{a.id}", headers=_as(tokens, "idle")).text
