@@ -2,7 +2,8 @@
 
 The model is a bag of words over the tiny BERT tokenizer's real vocabulary: logits ``[0, Σ w(token)]``, so
 P(class 1) = F / (1 + F) with F = Π f(token), f = e^w: good 4, fine 2, bad 1/4, every other token 1 ([CLS], [SEP],
-"film"). The explainer scores each token by its weight w (``sign=-1``: by −w). No gradient, no random draw: a
+"film"). The explainer scores each token by its evidence for the explained class: w for class 1, −w for class 0
+(``sign=-1``: the opposite). No gradient, no random draw: a
 test runs in well under a second once the tokenizer is loaded, so mutation testing can afford it per mutant.
 """
 
@@ -52,7 +53,7 @@ class BagOfWords(torch.nn.Module):
 
 
 class Weights(Explainer):
-    """Each token's weight w in the bag of words, times ``sign``."""
+    """Each token's weight toward the target class (w for class 1, −w for class 0), times ``sign``."""
 
     parameters = None
 
@@ -60,7 +61,8 @@ class Weights(Explainer):
         self.sign = sign
 
     def _attribute(self, model, enc, target):
-        return (self.sign * model.hf.w[enc["input_ids"]] * enc["attention_mask"]).numpy()
+        toward = 1.0 if target.index == 1 else -1.0
+        return (toward * self.sign * model.hf.w[enc["input_ids"]] * enc["attention_mask"]).numpy()
 
 
 @pytest.fixture(scope="module")
@@ -99,11 +101,10 @@ def test_faithfulness_values_worked_out_by_hand(model, tmp_path):
     #   compr = mean(8/9 − p(fine film), 8/9 − p(film)) = mean(8/9 − 2/3, 8/9 − 1/2) = 11/36
     #   suff  = mean(8/9 − p(good), 8/9 − p(good fine)) = mean(8/9 − 4/5, 0) = 2/45
     #   LOO effects (2/9, 8/9 − 4/5 = 4/45, 0) rank as the scores: tau = 1
-    # BAD: target class 0, p0 = 4/5; scores (−ln 4, 0): nothing positive, so compr 0 and suff 1 (no bin);
-    #   LOO (4/5 − p0(film) = 3/10, 4/5 − p0(bad) = 0) against (−ln 4, 0): tau = −1
-    # reversed (−w): GOOD's scores (−ln 4, −ln 2, 0): no bin (0, 1); LOO against them: tau = −1.
-    #   BAD's (ln 4, 0): {bad} once (int(t·2) = 1 from t = 0.5; 2 repeats it): compr 4/5 − 1/2 = 3/10,
-    #   suff 4/5 − p0(bad) = 0; tau = 1
+    # BAD: target class 0, p0 = 4/5; scores toward class 0 (ln 4, 0): {bad} once (int(t·2) = 1 from t = 0.5; 2
+    #   repeats it): compr 4/5 − p0(film) = 4/5 − 1/2 = 3/10, suff 4/5 − p0(bad) = 0; LOO (3/10, 0): tau = 1
+    # reversed: GOOD's scores (−ln 4, −ln 2, 0): nothing positive, so compr 0 and suff 1 (no bin); LOO against
+    #   them: tau = −1. BAD's (−ln 4, 0): no bin (0, 1), tau = −1
     methods = [Method("w", "weights"), Method("reversed", "weights", {"sign": -1.0})]
     with Store(tmp_path / "s.sqlite") as store:
         wall, cpu = time.perf_counter(), time.process_time()
@@ -117,8 +118,8 @@ def test_faithfulness_values_worked_out_by_hand(model, tmp_path):
     assert all(v >= 0 for v in result.timings.values())
     assert sum(result.timings[p] for p in parts) <= wall and sum(result.timings[f"cpu:{p}"] for p in parts) <= cpu
     names = ("ferret_aopc_compr", "ferret_aopc_suff", "ferret_taucorr_loo")
-    expected = {("g", "w"): (11 / 36, 2 / 45, 1.0), ("b", "w"): (0.0, 1.0, -1.0),
-                ("g", "reversed"): (0.0, 1.0, -1.0), ("b", "reversed"): (3 / 10, 0.0, 1.0)}
+    expected = {("g", "w"): (11 / 36, 2 / 45, 1.0), ("b", "w"): (3 / 10, 0.0, 1.0),
+                ("g", "reversed"): (0.0, 1.0, -1.0), ("b", "reversed"): (0.0, 1.0, -1.0)}
     for out in (good, bad):
         assert set(out["values"]) == {"w", "reversed"}
         for label, vals in out["values"].items():
@@ -136,16 +137,16 @@ def test_faithfulness_values_worked_out_by_hand(model, tmp_path):
     rows = {(r["method"], r["metric"]): r for r in result.aggregate}
     assert [(r["method"], r["metric"]) for r in result.aggregate] == [(m, n) for m in ("w", "reversed") for n in names]
     compr = rows[("w", "ferret_aopc_compr")]
-    assert compr["mean"] == pytest.approx(11 / 72) and compr["n"] == 2 and compr["nan"] == 0
-    assert (compr["ci_low"], compr["ci_high"]) == pytest.approx((0.0, 11 / 36))
-    assert rows[("reversed", "ferret_taucorr_loo")]["mean"] == pytest.approx(0.0)
+    assert compr["mean"] == pytest.approx((11 / 36 + 3 / 10) / 2) and compr["n"] == 2 and compr["nan"] == 0
+    assert (compr["ci_low"], compr["ci_high"]) == pytest.approx((3 / 10, 11 / 36))
+    assert rows[("reversed", "ferret_taucorr_loo")]["mean"] == pytest.approx(-1.0)
     assert result.provenance == {"model": "bag-of-words", "data": "by-hand (2 inputs)",
                                  "explainers": {"w": {"name": "weights"}, "reversed": {"name": "weights", "sign": -1.0}},
                                  "metrics": list(names), "options": {}, "run": result.run_id}
     # each distinct (target, text) scored once, the unperturbed inputs never (their p0 comes from the first pass):
     # GOOD (class 1): fine film, film, good, good fine, good film (LOO repeats three of them) = 5; BAD (class 0):
     # film, bad = 2 → 7 model rows. Texts asked for, p0 included: GOOD w compr 3 + suff 3 + LOO 4, reversed LOO 4
-    # (no bin: no call) = 14; BAD w LOO 3, reversed compr 2 + suff 2 + LOO 3 = 10 → 24
+    # (no bin: no call) = 14; BAD w compr 2 + suff 2 + LOO 3, reversed LOO 3 = 10 → 24
     assert (result.passes, result.requests) == (7, 24)
 
 
@@ -170,27 +171,29 @@ def test_plausibility_and_the_human_rationale_row_by_hand(model, tmp_path):
 
 def test_metric_options_and_a_given_target_reach_the_metrics(model, tmp_path):
     # thresholds (1.0,) alone: compr removes all three tokens' positive part {good, fine}: 8/9 − p(film) = 7/18.
-    # Target class 0 for GOOD: p0 = 1/9, the same removal gives 1/9 − 1/2 = −7/18
+    # Target class 0 for GOOD (explained for class 0, not the predicted 1): p0 = 1/9; "w" scores toward class 0 are
+    # (−ln 4, −ln 2, 0): no bin, 0; "reversed" ones (ln 4, ln 2, 0) remove {good, fine}: 1/9 − 1/2 = −7/18
     options = {"ferret_aopc_compr": {"thresholds": (1.0,)}}
+    methods = [Method("w", "weights"), Method("reversed", "weights", {"sign": -1.0})]
     with Store(tmp_path / "s.sqlite") as store:
         one = evaluate(model, [GOOD], ["weights"], ["ferret_aopc_compr"], options=options, store=store)
-        zero = evaluate(model, [GOOD], ["weights"], ["ferret_aopc_compr"], options=options, store=store,
+        zero = evaluate(model, [GOOD], methods, ["ferret_aopc_compr"], options=options, store=store,
                         target=Target("class_prob", 0))
     assert one.per_input[0]["value"] == pytest.approx(7 / 18) and one.per_input[0]["id"] == "0"
-    assert zero.per_input[0]["value"] == pytest.approx(-7 / 18)
+    assert [r["value"] for r in zero.per_input] == pytest.approx([0.0, -7 / 18])
     assert one.provenance["options"] == options and one.run_id != zero.run_id
 
 
 def test_a_partner_is_explained_for_the_original_target(model, tmp_path):
-    # BAD's partner "bad fine film" is explained for BAD's target (class 0), with scores (−ln 4, ln 2, 0); aligned
-    # with BAD's (−ln 4, 0) on bad and film, the Pearson correlation of the two common tokens is 1
+    # BAD's partner "bad fine film" is explained for BAD's target (class 0), with scores (ln 4, −ln 2, 0); aligned
+    # with BAD's (ln 4, 0) on bad and film, the Pearson correlation of the two common tokens is 1
     with Store(tmp_path / "s.sqlite") as store:
         result = evaluate(model, [Input("b", BAD, partner="bad fine film")], ["weights"], ["pcc_aligned"], store=store)
         (out,) = store.instances(result.run_id)
     from interpeval import metrics
 
-    expected = metrics.get("pcc_aligned")(["bad", "film"], [-math.log(4), 0.0], ["bad", "fine", "film"],
-                                          [-math.log(4), math.log(2), 0.0])
+    expected = metrics.get("pcc_aligned")(["bad", "film"], [math.log(4), 0.0], ["bad", "fine", "film"],
+                                          [math.log(4), -math.log(2), 0.0])
     assert out["values"]["weights"]["pcc_aligned"] == pytest.approx(expected)
     assert set(out["explanations"]) == {"weights"} and out["target"] == ["class_prob", 0]
 
@@ -201,9 +204,13 @@ def test_a_rerun_resumes_and_the_chunk_does_not_change_a_value(model, tmp_path):
         first = evaluate(model, inputs, ["weights"], ["ferret_aopc_compr"], store=store, chunk=2)
         again = evaluate(model, inputs, ["weights"], ["ferret_aopc_compr"], store=store, chunk=2)
         single = evaluate(model, inputs, ["weights"], ["ferret_aopc_compr"], store=store, chunk=1)
+        stored = store.metrics(first.run_id, "g")
     # "fine film": class 1 (p 2/3), scores (ln 2, 0): {fine} once: 2/3 − 1/2 = 1/6
-    assert [r["value"] for r in first.per_input] == pytest.approx([11 / 36, 0.0, 1 / 6])
+    assert [r["value"] for r in first.per_input] == pytest.approx([11 / 36, 3 / 10, 1 / 6])
     assert (first.computed, again.computed, again.run_id) == (3, 0, first.run_id)
+    assert (again.passes, again.requests) == (0, 0)  # nothing computed: no model row, no text asked for
+    assert stored == [{"instance_id": "g", "group": "", "name": "weights/ferret_aopc_compr",
+                       "value": pytest.approx(11 / 36)}]
     assert single.run_id != first.run_id and single.per_input == first.per_input
 
 
@@ -253,6 +260,14 @@ def test_aggregate_and_rows_by_hand():
         ("a", "m", 1.0, 3, 0), ("a", "k", 1.0, 1, 1), (HUMAN, "h", 0.5, 2, 0)]
     assert (rows[0]["ci_low"], rows[0]["ci_high"]) == bootstrap_ci(np.array([0.0, 1.0, 2.0]), seed=3)
     assert (rows[2]["ci_low"], rows[2]["ci_high"]) == (0.25, 0.75)
+    # the interval's resamples are drawn with the given seed, 0 unless told (ten spread values: seeds differ)
+    spread = [{"values": {"a": {"m": float(v * v)}}} for v in range(10)]
+    squares = np.array([float(v * v) for v in range(10)])
+    (by_default,) = aggregate(spread, methods[:1], ["m"])
+    (seeded,) = aggregate(spread, methods[:1], ["m"], seed=5)
+    assert (by_default["ci_low"], by_default["ci_high"]) == bootstrap_ci(squares, seed=0)
+    assert (seeded["ci_low"], seeded["ci_high"]) == bootstrap_ci(squares, seed=5) != bootstrap_ci(squares, seed=0)
+    assert bootstrap_ci(squares, seed=1) != bootstrap_ci(squares, seed=0)
     only_nan = aggregate([{"values": {"a": {"m": float("nan")}}}], methods[:1], ["m"])
     assert math.isnan(only_nan[0]["mean"]) and (only_nan[0]["n"], only_nan[0]["nan"]) == (0, 1)
     assert per_input_rows(outputs[:1]) == [
