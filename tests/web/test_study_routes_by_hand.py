@@ -7,7 +7,6 @@ The permission table (test_permissions.py) pins who gets which status; this file
 from __future__ import annotations
 
 import hmac
-import json
 from hashlib import sha256
 
 import pytest
@@ -198,19 +197,19 @@ def _path(client):
 def test_exports_by_hand(site):
     client, ids, tokens, _ = site
     admin = _as(tokens, "admin")
-    for aid, answer in ((ids["a1"], {"x": 1}), (ids["a2"], {"x": 2})):
+    for aid, answer in ((ids["a1"], {"x": 1}), (ids["a2"], {"x": 2, "w": "två"})):
         client.post(f"/api/assignments/{aid}", json={"answer": answer}, headers=_as(tokens, "ann"))
     full = client.get(f"/api/studies/{ids['S']}/export", headers=admin)
     assert full.headers["content-disposition"] == f'attachment; filename="study-{ids["S"]}.json"'
     assert full.json() == [
         {"key": key, "state": "done", "round": 1, "payload": {"text": text}, "rounds": [],
-         "answers": [{"user": "ann", "task": "annotate", "round": 1, "final": True, "answer": {"x": n}}]}
-        for n, (key, text) in enumerate((("k1", "one"), ("k2", "two")), start=1)]
+         "answers": [{"user": "ann", "task": "annotate", "round": 1, "final": True, "answer": answer}]}
+        for answer, (key, text) in zip(({"x": 1}, {"x": 2, "w": "två"}), (("k1", "one"), ("k2", "two")), strict=True)]
     gold = client.get(f"/api/studies/{ids['S']}/export?gold=true", headers=admin)
     assert gold.headers["content-type"] == "application/x-ndjson"
     assert gold.headers["content-disposition"] == f'attachment; filename="study-{ids["S"]}-gold.jsonl"'
-    assert gold.text == "".join(json.dumps({"key": k, "payload": {"text": t}, "answers": [{"x": n}]}) + "\n"
-                                for n, (k, t) in enumerate((("k1", "one"), ("k2", "two")), start=1))
+    assert gold.text == ('{"key": "k1", "payload": {"text": "one"}, "answers": [{"x": 1}]}\n'
+                         '{"key": "k2", "payload": {"text": "two"}, "answers": [{"x": 2, "w": "två"}]}\n')  # not \u00e5
     missing = client.get("/api/studies/999/export", headers=admin)
     assert (missing.status_code, missing.json()) == (404, {"detail": "no study 999"})
 
@@ -348,6 +347,7 @@ def test_refusals_of_the_auth_checks_say_what_is_needed(site):
     client.cookies.clear()
     # a page for an anonymous visitor carries no CSRF token; the login page names where it came from
     assert _csrf(tokens["admin"]) not in client.get("/login").text
+    assert _csrf("1.wrong") not in client.get("/login", headers={"Authorization": "Bearer 1.wrong"}).text
     assert client.get(f"/studies/{ids['S']}", follow_redirects=False).headers["location"] == f"/login?next=/studies/{ids['S']}"
 
 
