@@ -311,6 +311,12 @@ def test_methods_metrics_and_rationales_parse_by_hand():
         word_rationale_to_tokens("a", [(0, 1)], [0, 0], [1])
 
 
+def test_a_model_named_by_its_zoo_name_is_loaded(tmp_path):
+    with Store(tmp_path / "s.sqlite") as store:
+        result = evaluate("tiny-sequence-classification", [GOOD], ["random"], ["ferret_aopc_compr"], store=store)
+    assert result.provenance["model"] == "tiny-sequence-classification" and len(result.per_input) == 1
+
+
 def test_bad_calls_are_named(model, tmp_path):
     with pytest.raises(ValueError, match="inputs is empty"):
         evaluate(model, [], ["weights"])
