@@ -224,7 +224,13 @@ def test_pages_of_studies_and_assignments(site):
     assert page.status_code == 200 and "k1" in page.text and "boss" in page.text
     assert "k1" not in client.get(f"/studies/{ids['S']}", headers=_as(tokens, "ann")).text  # blinded
     refused = client.get(f"/studies/{ids['S']}", headers=_as(tokens, "idle"))
-    assert refused.status_code == 403 and "you have no assignments in this study" in refused.text
+    assert refused.status_code == 403 and '<p class="message">you have no assignments in this study</p>' in refused.text
+    # the annotator's own assignments are linked; the admin page names the study's annotators
+    assert f'<a href="/a/{ids["a1"]}">item {ids["i1"]}</a>' in client.get(f"/studies/{ids['S']}",
+                                                                          headers=_as(tokens, "ann")).text
+    assert "Annotators: ann · checkers: none" in page.text
+    # the studies list counts items by state
+    assert "annotating 2" in studies
     missing = client.get("/studies/999", headers=_as(tokens, "admin"))
     assert missing.status_code == 404 and "no study 999" in missing.text
     own = client.get(f"/a/{ids['a1']}", headers=_as(tokens, "ann"))
@@ -274,6 +280,7 @@ def test_forms_redirect_where_they_should(site):
         assert client.post(members, data=data, headers=admin).status_code == 400
     invite = client.post(f"/studies/{ids['S']}/invite", data={"role": "annotator"}, headers=admin)
     assert invite.status_code == 200 and "Invite link (shown once)" in invite.text
+    assert 'readonly value="http://127.0.0.1/invite/' in invite.text  # the link to copy
     assert "joins this study as a new annotator: http://127.0.0.1/invite/" in invite.text
     wrong = client.post(f"/studies/{ids['S']}/invite", data={"role": "boss"}, headers=admin)
     assert wrong.status_code == 400 and "role must be one of admin, annotator, checker" in wrong.text
@@ -312,9 +319,11 @@ def test_login_logout_and_invites_in_a_browser_session(site):
     with Studies(path) as db:
         code = db.invite("annotator", ids["admin"], ids["S"])
     page = client.get(f"/invite/{code}")
-    assert page.status_code == 200 and "annotator" in page.text
-    unnamed = client.post(f"/invite/{code}", data={"name": " "})
-    assert unnamed.status_code == 400 and "a user name must have 1 to 64 characters" in unnamed.text
+    assert page.status_code == 200 and "<h1>Join as annotator</h1>" in page.text and 'class="error"' not in page.text
+    for data in ({"name": " "}, {}):  # a blank name, or none at all
+        unnamed = client.post(f"/invite/{code}", data=data)
+        assert unnamed.status_code == 400 and "<h1>Join as annotator</h1>" in unnamed.text
+        assert '<p class="error">a user name must have 1 to 64 characters</p>' in unnamed.text
     welcome = client.post(f"/invite/{code}", data={"name": "newbie"})
     new_token = welcome.headers["set-cookie"].split(";")[0].removeprefix("ie_token=")
     assert welcome.status_code == 200 and new_token in welcome.text and "HttpOnly" in welcome.headers["set-cookie"]
@@ -324,7 +333,8 @@ def test_login_logout_and_invites_in_a_browser_session(site):
         assert (user.name, user.role) == ("newbie", "annotator") and len(db.assignments(user.id, ids["S"])) == 2
     again = client.post(f"/invite/{code}", data={"name": "twice"})
     assert again.status_code == 403 and "this invite link is wrong or has been used already" in again.text
-    assert "this invite link is wrong or has been used already" in client.get(f"/invite/{code}").text
+    used = client.get(f"/invite/{code}").text
+    assert '<p class="message">this invite link is wrong or has been used already</p>' in used
 
 
 def test_refusals_of_the_auth_checks_say_what_is_needed(site):
@@ -355,9 +365,14 @@ def test_a_cookie_session_posts_every_form_with_its_csrf_field(site):
     client, ids, tokens, path = site
     admin, ann = tokens["admin"], tokens["ann"]
     client.cookies.set("ie_token", admin)
-    made = client.post("/studies", data={"csrf": _csrf(admin), "kind": "generic", "items": ""},
+    made = client.post("/studies", data={"csrf": _csrf(admin), "kind": "generic", "items": "", "name": "Named"},
                        follow_redirects=False)
     assert made.status_code == 303
+    with Studies(path) as db:
+        assert db.studies()[-1].name == "Named"
+    header_only = client.post("/studies", data={"kind": "generic"}, headers={"X-CSRF-Token": _csrf(admin)},
+                              follow_redirects=False)
+    assert header_only.status_code == 303  # no form field: the header is read
     no_kind = client.post("/studies", data={"csrf": _csrf(admin)})
     assert no_kind.status_code == 400 and "unknown study kind &#39;&#39;" in no_kind.text
     members = f"/studies/{ids['S']}/members"
@@ -383,3 +398,13 @@ def test_a_cookie_session_posts_every_form_with_its_csrf_field(site):
         study = db.create_study("R", "generic", ITEMS[:1], {"review": review}, created_by=ids["admin"])
         (a,) = db.assign(study.id, ids["idle"])
     assert "round 1 of at most 3" in client.get(f"/a/{a.id}", headers=_as(tokens, "idle")).text
+    # a final answer under review locks the assignment: a second one is refused (403, not 404)
+    idle = _as(tokens, "idle")
+    assert client.post(f"/a/{a.id}", data={"answer": "{}"}, headers=idle, follow_redirects=False).status_code == 303
+    locked = client.post(f"/a/{a.id}", data={"answer": "{}"}, headers=idle, follow_redirects=False)
+    assert locked.status_code == 403 and f"assignment {a.id} is locked: it can no longer change" in locked.text
+    # an annotator's view of an IQS study never shows the method under judgement (its private field)
+    with Studies(path) as db:
+        db.assign(ids["T"], ids["idle"])
+    iqs = client.get(f"/studies/{ids['T']}", headers=idle)
+    assert iqs.status_code == 200 and "lime" not in iqs.text and "s|method" not in iqs.text
