@@ -189,27 +189,25 @@ def test_route_by_role(site, method, path, body, expected):
     assert _statuses(request, path, body, values, tokens) == expected
 
 
-@pytest.mark.parametrize(("method", "path", "body", "expected"), ROUTES, ids=[f"{m} {p}" for m, p, *_ in ROUTES])
-def test_route_by_role_in_process(site_in_process, method, path, body, expected):
-    client, values, tokens = site_in_process
+def _check_in_process(site, method, path, body, expected):
+    client, values, tokens = site
 
     def request(headers, **kwargs):
         client.cookies.clear()
         return client.request(method, _fill(path, values), headers=headers, follow_redirects=False, **kwargs)
 
     assert _statuses(request, path, body, values, tokens) == expected
+
+
+@pytest.mark.parametrize(("method", "path", "body", "expected"), ROUTES, ids=[f"{m} {p}" for m, p, *_ in ROUTES])
+def test_route_by_role_in_process(site_in_process, method, path, body, expected):
+    _check_in_process(site_in_process, method, path, body, expected)
 
 
 @pytest.mark.parametrize(("method", "path", "body", "expected"), STUDY_ROUTES,
                          ids=[f"{m} {p}" for m, p, *_ in STUDY_ROUTES])
 def test_study_route_by_role_in_a_fresh_store(study_site, method, path, body, expected):
-    client, values, tokens = study_site
-
-    def request(headers, **kwargs):
-        client.cookies.clear()
-        return client.request(method, _fill(path, values), headers=headers, follow_redirects=False, **kwargs)
-
-    assert _statuses(request, path, body, values, tokens) == expected
+    _check_in_process(study_site, method, path, body, expected)
 
 
 def test_every_route_of_the_app_is_in_the_table(seeded):
