@@ -15,13 +15,17 @@ tree (so the checkout and its pyproject stay untouched) with only that module's 
     python tools/mutation.py quackie/tables --tests tests/x/test_fast.py   # every mutant against fast tests only,
     python tools/mutation.py --again quackie/tables    # then only their survivors against all the module's tests
     python tools/mutation.py iqs/tables --mutants '*.x_[!f]*'   # mutmut's name patterns (here: not figure5's)
+    python tools/mutation.py evaluate/engine --sample 60   # a random sample (seed 32) when all would take hours:
+    python tools/mutation.py evaluate/engine --sample 60 --tests-from 3e2fa71   # the same sample, older tests
 """
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -67,8 +71,14 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
         "tests/benchmarks/plm/test_plm_tables.py",
         "tests/benchmarks/plm/test_plm_run.py::test_map_over_pairs_leaves_transformations_out",
         "tests/benchmarks/plm/test_plm_run.py::test_majority_baseline_leaves_each_original_and_its_partners_out"]),
-    "web/permissions": (["src/interpeval/web/context.py", "src/interpeval/web/routes/studies.py"],
-                        ["tests/web/test_permissions.py::test_route_by_role_in_process"]),
+    "web/permissions": (["src/interpeval/web/context.py", "src/interpeval/web/routes/auth.py",
+                         "src/interpeval/web/routes/studies.py"], [
+        # the same table as the real-HTTP one, in process on a fresh store (the seeded store's public pages add no
+        # code of these files, and cost a minute per mutant), and what each route answers
+        "tests/web/test_permissions.py::test_study_route_by_role_in_a_fresh_store",
+        "tests/web/test_study_routes_by_hand.py"]),
+    "evaluate/engine": (["src/interpeval/evaluate/engine.py"], ["tests/evaluate/test_engine_by_hand.py",
+                                                                "tests/evaluate/test_engine.py"]),
 }
 # Functions that only draw a figure (colours, sizes, layout): their mutants are counted apart from the score of
 # the numbers a module publishes, as ``presentation``.
@@ -123,14 +133,23 @@ def _function(mutant: str) -> str:
     return re.sub(r"__mutmut_\d+$", "", mutant.rsplit(".", 1)[-1]).split("ǁ")[-1].removeprefix("x_")
 
 
-def _counts(where: Path) -> dict[str, int]:
-    """Outcomes from mutmut's per-file ``.meta`` records (exit 0 = survived, 33 = no tests, timeouts apart);
-    mutants of :data:`PRESENTATION` functions are counted once, as ``presentation``."""
-    counts = {"killed": 0, "survived": 0, "no tests": 0, "timeout": 0, "other": 0, "presentation": 0}
+def _codes(where: Path) -> dict[str, int | None]:
+    """Every generated mutant's exit code from mutmut's per-file ``.meta`` records (None: not run)."""
+    codes: dict[str, int | None] = {}
     for meta in (where / "mutants").rglob("*.meta"):
-        for mutant, code in json.loads(meta.read_text()).get("exit_code_by_key", {}).items():
-            name = {0: "survived", 1: "killed", 33: "no tests", 36: "timeout", None: "other"}.get(code, "killed")
-            counts["presentation" if _function(mutant) in PRESENTATION else name] += 1
+        codes.update(json.loads(meta.read_text()).get("exit_code_by_key", {}))
+    return codes
+
+
+def _counts(where: Path, only: list[str] | None = None) -> dict[str, int]:
+    """Outcomes (exit 0 = survived, 33 = no tests, timeouts apart) of every mutant or of ``only``; mutants of
+    :data:`PRESENTATION` functions are counted once, as ``presentation``."""
+    counts = {"killed": 0, "survived": 0, "no tests": 0, "timeout": 0, "other": 0, "presentation": 0}
+    codes = _codes(where)
+    for mutant in codes if only is None else only:
+        name = {0: "survived", 1: "killed", 33: "no tests", 36: "timeout", None: "other"}.get(codes.get(mutant),
+                                                                                                "killed")
+        counts["presentation" if _function(mutant) in PRESENTATION else name] += 1
     return counts
 
 
@@ -142,11 +161,15 @@ def _survivors(where: Path, mutmut: list[str], env: dict[str, str], outcomes: tu
 
 
 def run(key: str, max_children: int, tests_from: str | None = None, again: bool = False,
-        only_tests: list[str] | None = None, patterns: list[str] | None = None) -> dict[str, object]:
+        only_tests: list[str] | None = None, patterns: list[str] | None = None, sample: int | None = None,
+        seed: int = 32) -> dict[str, object]:
     """Mutate ``key`` in a fresh scratch copy; ``again``: re-run only the survivors of the last run there, with the
     working tree's tests copied in (the source must be unchanged since that run); ``only_tests``: select these
     tests instead of the module's own (a fast first pass whose survivors ``again`` then runs against them all);
-    ``patterns``: run only the mutants whose names match (fnmatch), e.g. to leave a figure's out."""
+    ``patterns``: run only the mutants whose names match (fnmatch), e.g. to leave a figure's out; ``sample``: score
+    only a random sample of that many (of those matching ``patterns``; the same ``seed`` draws the same sample
+    whatever the tests), in the scratch copy a run with the same ``tests_from`` left (made first when there is
+    none), re-running the sampled mutants not yet killed against the selected tests."""
     files, tests = MODULES[key]
     if only_tests and not again:
         tests = only_tests
@@ -156,7 +179,25 @@ def run(key: str, max_children: int, tests_from: str | None = None, again: bool 
     env["OMP_NUM_THREADS"] = "1"
     mutmut = [sys.executable, "-m", "mutmut"]
     names: list[str] = []
-    if again:  # the scratch copy the last run of ``key`` (with ``tests_from``'s tests, if given) left
+    sampled: list[str] | None = None
+    where = SCRATCH / (key.replace("/", "-") + (f"-{tests_from}" if tests_from else ""))
+    if sample and not (where / "mutants").is_dir():  # generate the mutants (and mutmut's test map), run none
+        where = _scratch(key, files, tests, tests_from)
+        subprocess.run(["nice", "-n", "15", *mutmut, "run", "--max-children", str(max_children), "no mutant*"],
+                       cwd=where, env=env, check=False, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)  # it ends with "nothing matches", as asked
+    elif sample and not tests_from:  # today's tests, as --again copies them (the selection stays: changing it
+        shutil.rmtree(where / "tests")  # makes mutmut forget every result)
+        shutil.copytree(ROOT / "tests", where / "tests", ignore=IGNORE)
+    if sample:
+        for f in files:
+            if (where / f).read_text() != _undecorated((ROOT / f).read_text()):
+                raise SystemExit(f"{f} changed since the last run in {where}: start a fresh scratch")
+        codes = _codes(where)
+        population = sorted(m for m in codes if not patterns or any(fnmatch.fnmatch(m, p) for p in patterns))
+        sampled = sorted(random.Random(seed).sample(population, min(sample, len(population))))
+        names = [m for m in sampled if codes[m] in (None, 0, 33)]
+    elif again:  # the scratch copy the last run of ``key`` (with ``tests_from``'s tests, if given) left
         where = SCRATCH / (key.replace("/", "-") + (f"-{tests_from}" if tests_from else ""))
         for f in files:
             if (where / f).read_text() != _undecorated((ROOT / f).read_text()):
@@ -171,14 +212,25 @@ def run(key: str, max_children: int, tests_from: str | None = None, again: bool 
     else:
         where = _scratch(key, files, tests, tests_from)
         names = list(patterns or [])
-    subprocess.run(["nice", "-n", "15", *mutmut, "run", "--max-children", str(max_children), *names], cwd=where,
-                   env=env, check=False, stdout=subprocess.DEVNULL)
-    counts = _counts(where)
+    if names or not sample:
+        subprocess.run(["nice", "-n", "15", *mutmut, "run", "--max-children", str(max_children), *names],
+                       cwd=where, env=env, check=False, stdout=subprocess.DEVNULL)
+    counts = _counts(where, sampled)
     scored = counts["killed"] + counts["survived"] + counts["no tests"]
-    survivors = _survivors(where, mutmut, env)
-    return {"module": key, "tests": "working tree" if again or not tests_from else tests_from, "again": again,
-            "selection": tests, **counts, "score": round(counts["killed"] / scored, 3) if scored else None,
-            "survivors": survivors}
+    if sampled is None:
+        survivors = _survivors(where, mutmut, env)
+    else:
+        codes = _codes(where)
+        survivors = [m for m in sampled if codes[m] in (0, 33)]
+    out = {"module": key, "tests": "working tree" if again or not tests_from else tests_from, "again": again,
+           "selection": tests, **counts, "score": round(counts["killed"] / scored, 3) if scored else None,
+           "survivors": survivors}
+    if sampled is not None:
+        from interpeval.stats import wilson
+
+        out["sample"] = {"n": len(sampled), "of": len(population), "seed": seed,
+                         "score_95": [round(v, 3) for v in wilson(counts["killed"], scored)]}
+    return out
 
 
 def main() -> None:
@@ -189,13 +241,15 @@ def main() -> None:
     parser.add_argument("--tests", nargs="+", metavar="TEST",
                         help="select these tests instead of the module's own (not with --again)")
     parser.add_argument("--mutants", nargs="+", metavar="PATTERN", help="run only the mutants matching these")
+    parser.add_argument("--sample", type=int, metavar="N", help="score a random sample of N mutants (see run())")
+    parser.add_argument("--seed", type=int, default=32, help="the sample's seed")
     parser.add_argument("--again", action="store_true",
                         help="re-run only the last run's survivors, with the working tree's tests (an 'after' score)")
     args = parser.parse_args()
     keys = [k for k in MODULES if not args.only or any(word in k for word in args.only)]
     for key in keys:
-        print(json.dumps(run(key, args.max_children, args.tests_from, args.again, args.tests, args.mutants),
-                         ensure_ascii=False), flush=True)
+        print(json.dumps(run(key, args.max_children, args.tests_from, args.again, args.tests, args.mutants,
+                             args.sample, args.seed), ensure_ascii=False), flush=True)
 
 
 if __name__ == "__main__":

@@ -125,6 +125,25 @@ def site_in_process(seeded):
         yield client, values, tokens
 
 
+#: the routes of web/routes/studies.py and web/routes/auth.py (the rest are public result pages)
+STUDY_ROUTES = [r for r in ROUTES if r[1].startswith(("/login", "/logout", "/invite", "/studies", "/a/", "/api/studies",
+                                                         "/api/invites", "/api/me", "/api/assignments"))]
+
+
+@pytest.fixture(scope="module")
+def study_site(tmp_path_factory):
+    """The same roles in a fresh store with no runs (no model is loaded: a second, not the seeded store's minute),
+    in process: mutation testing's fast selection for the permission layer."""
+    from fastapi.testclient import TestClient
+
+    from interpeval.web import create_app
+
+    path = tmp_path_factory.mktemp("perm") / "results.sqlite"
+    values, tokens = _roles((path, {"saliency": 0}))
+    with TestClient(create_app(path), base_url="http://127.0.0.1") as client:
+        yield client, values, tokens
+
+
 def _fill(value, values):
     if isinstance(value, str):
         for key, filled in values.items():
@@ -170,15 +189,25 @@ def test_route_by_role(site, method, path, body, expected):
     assert _statuses(request, path, body, values, tokens) == expected
 
 
-@pytest.mark.parametrize(("method", "path", "body", "expected"), ROUTES, ids=[f"{m} {p}" for m, p, *_ in ROUTES])
-def test_route_by_role_in_process(site_in_process, method, path, body, expected):
-    client, values, tokens = site_in_process
+def _check_in_process(site, method, path, body, expected):
+    client, values, tokens = site
 
     def request(headers, **kwargs):
         client.cookies.clear()
         return client.request(method, _fill(path, values), headers=headers, follow_redirects=False, **kwargs)
 
     assert _statuses(request, path, body, values, tokens) == expected
+
+
+@pytest.mark.parametrize(("method", "path", "body", "expected"), ROUTES, ids=[f"{m} {p}" for m, p, *_ in ROUTES])
+def test_route_by_role_in_process(site_in_process, method, path, body, expected):
+    _check_in_process(site_in_process, method, path, body, expected)
+
+
+@pytest.mark.parametrize(("method", "path", "body", "expected"), STUDY_ROUTES,
+                         ids=[f"{m} {p}" for m, p, *_ in STUDY_ROUTES])
+def test_study_route_by_role_in_a_fresh_store(study_site, method, path, body, expected):
+    _check_in_process(study_site, method, path, body, expected)
 
 
 def test_every_route_of_the_app_is_in_the_table(seeded):
