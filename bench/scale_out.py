@@ -13,8 +13,8 @@ the issue's cell), through ``run_quackie`` — selection, the ground-truth check
    overhead per chunk (sending the chunk, returning the records), the intercept the overhead per run (shipping the
    benchmark and its model to each worker).
 
-Both stores are then compared run by run: the stored values must be identical (bit for bit on a CPU); the
-script fails when they are not (docs/cluster.md says where that still happens). On a machine
+Both stores are then compared run by run: the stored values must be identical (bit for bit on a CPU, whatever the
+torch threads of the driver and the workers: docs/cluster.md); the script fails when they are not. On a machine
 with few cores the ratio is about 1 (the local run already uses every core through torch's threads): the point is
 that the cluster path is not slower and gives the same numbers.
 

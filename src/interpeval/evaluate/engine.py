@@ -132,9 +132,12 @@ class Evaluation(Benchmark):
 
     # ---------------------------------------------------------------------------------------- Benchmark protocol
     def key(self) -> RunKey:
+        from interpeval.explain import key_params
+
         digest = hashlib.sha256(json.dumps([[i.id, i.text, i.rationale, i.partner] for i in self.inputs]).encode())
         target = None if self.target is None else [self.target.name, self.target.index]
-        config = {"methods": [[m.label, m.explainer, m.params] for m in self.methods], "metrics": self.metrics,
+        config = {"methods": [[m.label, m.explainer, key_params(m.explainer, m.params)] for m in self.methods],
+                  "metrics": self.metrics,
                   "options": self.options, "target": target, "chunk": self.chunk, "seed": self.seed,
                   "batch_size": self.model.batch_size}
         return RunKey(BENCHMARK, config, self.model.name, digest.hexdigest()[:16])

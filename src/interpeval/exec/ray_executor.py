@@ -135,7 +135,11 @@ class RayExecutor(Executor):
         return max(1, self.workers or fit)
 
     def _new_worker(self, ray: Any) -> Any:
-        actor = ray.remote(num_cpus=self.cpus_per_worker, num_gpus=self.gpus_per_worker, max_restarts=0)(ChunkWorker)
+        # a fresh process with the driver's MKL mode (strict reproducibility unless the user set another), so its
+        # matrix products are bitwise those of the driver's whatever its thread count (``interpeval.MKL_REPRODUCIBLE``)
+        runtime_env = {"env_vars": {"MKL_CBWR": os.environ["MKL_CBWR"]}} if "MKL_CBWR" in os.environ else None
+        actor = ray.remote(num_cpus=self.cpus_per_worker, num_gpus=self.gpus_per_worker, max_restarts=0,
+                           runtime_env=runtime_env)(ChunkWorker)
         return actor.remote(self.cpus_per_worker)
 
     def worker_pids(self) -> list[int]:

@@ -10,10 +10,10 @@ import pkgutil
 
 from interpeval.explain.attribution import Attribution
 from interpeval.explain.base import Explainer
-from interpeval.explain.registry import build, get, names, register
+from interpeval.explain.registry import build, get, key_params, names, register
 
 for _module in pkgutil.iter_modules(__path__):
     if not _module.name.startswith("_") and _module.name not in ("attribution", "base", "registry"):
         importlib.import_module(f"{__name__}.{_module.name}")
 
-__all__ = ["Attribution", "Explainer", "build", "get", "names", "register"]
+__all__ = ["Attribution", "Explainer", "build", "get", "key_params", "names", "register"]

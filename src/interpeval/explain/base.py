@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import inspect
 import warnings
 from collections.abc import Iterator, Sequence
@@ -20,7 +21,7 @@ import torch
 from transformers import BatchEncoding
 
 from interpeval.explain.attribution import Attribution
-from interpeval.explain.params import Param
+from interpeval.explain.params import DRAW_RULES, Param
 from interpeval.models.base import Model, Target
 
 #: the model kinds whose targets are one scalar per (text, pair) input.
@@ -53,6 +54,9 @@ class Explainer:
 
     batch_size: int | None = None
     seed: int | None = None
+    #: where each input's draws start, for the methods that draw per input (:data:`~.params.DRAW_RULES`); those
+    #: take it as a constructor parameter, so it is stored with their attributions and in their runs' keys
+    draws: str = "tokens"
     #: attribute only this input segment (0: the text, 1: the pair) and hold the other one fixed, as QUACKIE's
     #: originals do (question fixed, context attributed); ``None`` attributes every text token. Explainers that
     #: support it take ``segment`` as a constructor parameter.
@@ -92,9 +96,12 @@ class Explainer:
             groups.setdefault(t, []).append(i)
         out: list[Attribution | None] = [None] * len(texts)
         rows = self.rows_per_call or batch
-        # one input per call (the stochastic methods): each input's draws start from ``seed``, so its scores are
-        # those it gets when explained alone, whatever came before it in this call (chunking, worker count)
+        # one input per call (the stochastic methods): each input's draws start from its own seed (``seed`` and, by
+        # ``draws``, its token ids), so its scores are those it gets when explained alone, whatever came before it
+        # in this call (chunking, worker count)
         per_input = self.stochastic and rows == 1
+        if per_input and self.draws not in DRAW_RULES:
+            raise ValueError(f"draws must be one of {', '.join(DRAW_RULES)}, got {self.draws!r}")
         params = _jsonable(self.get_params())
         was_training = model.hf.training
         if was_training:  # a loaded model is in eval mode already (walking its modules twice a call showed in profiles)
@@ -115,7 +122,7 @@ class Explainer:
                         chunk = idx[start:start + rows]
                         chunk_pairs = None if pairs is None else [pairs[i] for i in chunk]
                         enc = model.tokenize([texts[i] for i in chunk], chunk_pairs)
-                        with _seeded(self.seed if per_input else None, model.device):
+                        with _seeded(input_seed(self.seed, self.draws, enc) if per_input else None, model.device):
                             scores = self._attribute(model, enc, t)
                         for row, i in enumerate(chunk):
                             out[i] = _make(enc, row, scores[row], texts[i], None if pairs is None else pairs[i],
@@ -142,6 +149,17 @@ def _init_parameters(cls: type) -> tuple[str, ...]:
     """The constructor parameter names of an explainer class (read once: ``inspect.signature`` on every explain
     call showed in the profile of one-input calls)."""
     return tuple(p for p in inspect.signature(cls.__init__).parameters if p != "self")
+
+
+def input_seed(seed: int | None, draws: str, enc: BatchEncoding) -> int | None:
+    """Where the draws for the one input in ``enc`` start: ``seed`` alone (``draws="seed"``), or a 63-bit number
+    hashed from ``seed`` and the input's token ids (``"tokens"``), the same in every process and on every device;
+    None (unseeded) when ``seed`` is."""
+    if seed is None or draws == "seed":
+        return seed
+    ids = enc["input_ids"][0].cpu().numpy().astype("<i8").tobytes()
+    digest = hashlib.sha256(str(int(seed)).encode() + b":" + ids).digest()
+    return int.from_bytes(digest[:8], "little") >> 1
 
 
 def resolve_targets(model: Model, texts: list[str], pairs: list[str] | None, target: Target,

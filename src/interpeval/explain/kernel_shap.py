@@ -13,7 +13,7 @@ from captum.attr import KernelShap as CaptumKernelShap
 
 from interpeval.explain._perturb import REMOVALS, UNITS, PresenceScore, WordPerturbationExplainer
 from interpeval.explain.lime import _Surrogate
-from interpeval.explain.params import BATCH_SIZE, SEED, SEGMENT, Param
+from interpeval.explain.params import BATCH_SIZE, DRAWS, SEED, SEGMENT, Param
 from interpeval.explain.registry import register
 
 REGRESSIONS = ("linear", "lasso")
@@ -26,7 +26,8 @@ class KernelShap(WordPerturbationExplainer):
 
     ``segment`` (0 or 1) makes only that segment's words players; the other segment is present in every coalition
     (QUACKIE: ``segment=1``, the question fixed). ``regression``: ``"linear"`` (Captum's weighted least squares)
-    or ``"lasso"`` with ``alpha`` (IQS: 3e-4).
+    or ``"lasso"`` with ``alpha`` (IQS: 3e-4); ``draws``: where each input's coalitions start (``"tokens"``: the
+    seed and the input's token ids; ``"seed"``: the seed alone).
     """
 
     needs_gradients = False
@@ -35,11 +36,11 @@ class KernelShap(WordPerturbationExplainer):
 
     parameters = {"n_samples": Param(int, minimum=1), "unit": Param(str, choices=UNITS),
                   "removal": Param(str, choices=REMOVALS), "seed": SEED, "batch_size": BATCH_SIZE, "segment": SEGMENT,
-                  "regression": Param(str, choices=REGRESSIONS), "alpha": Param(float, minimum=0)}
+                  "regression": Param(str, choices=REGRESSIONS), "alpha": Param(float, minimum=0), "draws": DRAWS}
 
     def __init__(self, n_samples: int = 500, unit: str = "word", removal: str = "attention", seed: int | None = 0,
                  batch_size: int | None = None, segment: int | None = None, regression: str = "linear",
-                 alpha: float = 1.0) -> None:
+                 alpha: float = 1.0, draws: str = "tokens") -> None:
         self.n_samples = n_samples
         self.unit = unit
         self.removal = removal
@@ -48,6 +49,7 @@ class KernelShap(WordPerturbationExplainer):
         self.segment = segment
         self.regression = regression
         self.alpha = alpha
+        self.draws = draws
 
     def _feature_scores(self, forward: PresenceScore, present: torch.Tensor, feature_mask: torch.Tensor,
                         batch: int) -> torch.Tensor:

@@ -24,7 +24,7 @@ from captum.attr import Lime as CaptumLime
 from captum.attr._core.lime import get_exp_kernel_similarity_function
 
 from interpeval.explain._perturb import REMOVALS, UNITS, PresenceScore, WordPerturbationExplainer
-from interpeval.explain.params import BATCH_SIZE, SEED, SEGMENT, Param
+from interpeval.explain.params import BATCH_SIZE, DRAWS, SEED, SEGMENT, Param
 from interpeval.explain.registry import register
 
 REGRESSIONS = ("ridge", "lasso")
@@ -104,7 +104,7 @@ class Lime(WordPerturbationExplainer):
     Parameters: ``regression`` ``"ridge"`` (LIME's default model, ``alpha`` 1) or ``"lasso"`` (IQS: ``alpha``
     3e-4); ``num_features`` (QUACKIE: 10) keeps only that many words, chosen as LIME does; ``segment`` (0 or 1)
     perturbs only that segment's words (QUACKIE: ``segment=1``, the question fixed); ``unit``, ``removal``,
-    ``seed``, ``batch_size`` as the other perturbation methods.
+    ``seed``, ``draws``, ``batch_size`` as the other perturbation methods.
     """
 
     needs_gradients = False
@@ -115,11 +115,12 @@ class Lime(WordPerturbationExplainer):
                   "alpha": Param(float, minimum=0), "unit": Param(str, choices=UNITS),
                   "removal": Param(str, choices=REMOVALS), "seed": SEED, "batch_size": BATCH_SIZE,
                   "regression": Param(str, choices=REGRESSIONS), "num_features": Param(int, minimum=1, nullable=True),
-                  "segment": SEGMENT}
+                  "segment": SEGMENT, "draws": DRAWS}
 
     def __init__(self, n_samples: int = 500, kernel_width: float = 25.0, alpha: float = 1.0, unit: str = "word",
                  removal: str = "attention", seed: int | None = 0, batch_size: int | None = None,
-                 regression: str = "ridge", num_features: int | None = None, segment: int | None = None) -> None:
+                 regression: str = "ridge", num_features: int | None = None, segment: int | None = None,
+                 draws: str = "tokens") -> None:
         self.n_samples = n_samples
         self.kernel_width = kernel_width
         self.alpha = alpha
@@ -130,6 +131,7 @@ class Lime(WordPerturbationExplainer):
         self.regression = regression
         self.num_features = num_features
         self.segment = segment
+        self.draws = draws
 
     def _feature_scores(self, forward: PresenceScore, present: torch.Tensor, feature_mask: torch.Tensor,
                         batch: int) -> torch.Tensor:

@@ -42,3 +42,9 @@ class Param:
 BATCH_SIZE = Param(int, minimum=1, nullable=True)
 SEED = Param(int, nullable=True)
 SEGMENT = Param(int, choices=(0, 1), nullable=True)
+#: where the draws of an explainer that draws per input (LIME, Kernel SHAP, SmoothGrad, Random) start for each input:
+#: ``"tokens"`` from ``seed`` and the input's token ids (inputs with the same number of words get different LIME and
+#: SHAP masks), ``"seed"`` from ``seed`` alone (the rule of the version before; every input with n words gets the
+#: same masks). Either way an input's scores do not depend on the inputs explained with it (chunks, workers).
+DRAW_RULES = ("tokens", "seed")
+DRAWS = Param(str, choices=DRAW_RULES)

@@ -7,7 +7,7 @@ import torch
 from transformers import BatchEncoding
 
 from interpeval.explain.base import Explainer, special_mask
-from interpeval.explain.params import BATCH_SIZE, SEED
+from interpeval.explain.params import BATCH_SIZE, DRAWS, SEED
 from interpeval.explain.registry import register
 from interpeval.models.base import Model, Target
 
@@ -19,15 +19,16 @@ class Random(Explainer):
     needs_gradients = False
     signed = False
     stochastic = True
-    #: one input per call, so each input's permutation starts from ``seed`` (:meth:`Explainer.explain`) and does not
-    #: depend on the inputs explained with it (chunking, worker count)
+    #: one input per call, so each input's permutation starts from its own seed (``seed`` and, by ``draws``, its token
+    #: ids: :meth:`Explainer.explain`) and does not depend on the inputs explained with it (chunking, worker count)
     rows_per_call = 1
 
-    parameters = {"seed": SEED, "batch_size": BATCH_SIZE}
+    parameters = {"seed": SEED, "batch_size": BATCH_SIZE, "draws": DRAWS}
 
-    def __init__(self, seed: int | None = 0, batch_size: int | None = None) -> None:
+    def __init__(self, seed: int | None = 0, batch_size: int | None = None, draws: str = "tokens") -> None:
         self.seed = seed
         self.batch_size = batch_size
+        self.draws = draws
 
     def _attribute(self, model: Model, enc: BatchEncoding, target: Target) -> np.ndarray:
         text = ~special_mask(model, enc) & (enc["attention_mask"] > 0)

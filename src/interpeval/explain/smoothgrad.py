@@ -15,33 +15,35 @@ from transformers import BatchEncoding
 
 from interpeval.explain._captum import EmbeddingScore, embedding_output, forward_args
 from interpeval.explain.base import Explainer
-from interpeval.explain.params import BATCH_SIZE, SEED, Param
+from interpeval.explain.params import BATCH_SIZE, DRAWS, SEED, Param
 from interpeval.explain.registry import register
 from interpeval.models.base import Model, Target
 
 
 @register("smoothgrad")
 class SmoothGrad(Explainer):
-    """Mean over ``n_samples`` noisy copies (noise std ``stdevs``) of the saliency, summed over dimensions."""
+    """Mean over ``n_samples`` noisy copies (noise std ``stdevs``) of the saliency, summed over dimensions; ``draws``
+    says where each input's noise starts (``"tokens"``: the seed and the input's token ids; ``"seed"``: the seed)."""
 
     needs_gradients = True
     signed = False
     stochastic = True
     #: one input per call, unpadded: Captum draws the noise for the whole batch at once (its shape includes the
     #: padding), so an input's noise, hence its scores, would depend on the inputs beside it; alone, each input's
-    #: draws start from ``seed`` (:meth:`Explainer.explain`) and its noisy copies still share one pass
+    #: draws start from its own seed (:meth:`Explainer.explain`) and its noisy copies still share one pass
     rows_per_call = 1
 
     parameters = {"n_samples": Param(int, minimum=1), "stdevs": Param(float, minimum=0), "abs": Param(bool),
-                  "seed": SEED, "batch_size": BATCH_SIZE}
+                  "seed": SEED, "batch_size": BATCH_SIZE, "draws": DRAWS}
 
     def __init__(self, n_samples: int = 5, stdevs: float = 1.0, abs: bool = True,  # noqa: A002
-                 seed: int | None = 0, batch_size: int | None = None) -> None:
+                 seed: int | None = 0, batch_size: int | None = None, draws: str = "tokens") -> None:
         self.n_samples = n_samples
         self.stdevs = stdevs
         self.abs = abs
         self.seed = seed
         self.batch_size = batch_size
+        self.draws = draws
 
     def _attribute(self, model: Model, enc: BatchEncoding, target: Target) -> np.ndarray:
         rows = enc["input_ids"].shape[0]

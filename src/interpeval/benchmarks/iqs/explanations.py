@@ -150,8 +150,11 @@ class MethodExplanations(Benchmark):
         self.chunk = 1 if registry.get(method).rows_per_call == 1 else max(1, int(chunk))
 
     def key(self) -> RunKey:
+        from interpeval.explain import key_params
+
         config = {**self.config, "samples": [s.id for s in self.samples], "method": self.method,
-                  "params": dict(self.params), "chunk": self.chunk, "batch_size": self.model.batch_size}
+                  "params": key_params(self.method, self.params), "chunk": self.chunk,
+                  "batch_size": self.model.batch_size}
         return RunKey(self.name, config, self.model_name, self.fingerprint)
 
     def instances(self) -> list[Sample]:

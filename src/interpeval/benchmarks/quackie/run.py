@@ -41,6 +41,14 @@ class Method:
     def config(self) -> dict[str, Any]:
         return {"label": self.label, "explainer": self.explainer, "params": self.params}
 
+    def key_config(self) -> dict[str, Any]:
+        """:meth:`config` as a run key stores it: a method that draws per input adds its draw rule to its params."""
+        if not self.explainer:
+            return self.config()
+        from interpeval.explain import key_params
+
+        return {**self.config(), "params": key_params(self.explainer, self.params)}
+
 
 RANDOM = Method("Random", "")
 
@@ -341,7 +349,7 @@ class Explanations(Benchmark):
         self.method, self.aggs, self.chunk, self.selection = method, list(aggs), max(1, int(chunk)), selection
 
     def key(self) -> RunKey:
-        config = {**self.base, "method": self.method.config(), "aggs": self.aggs, "chunk": self.chunk,
+        config = {**self.base, "method": self.method.key_config(), "aggs": self.aggs, "chunk": self.chunk,
                   "batch_size": self.model.batch_size}
         return RunKey("quackie", config, self.model_name, self.fingerprint)
 
