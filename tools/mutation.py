@@ -97,7 +97,8 @@ def _scratch(key: str, files: list[str], tests: list[str], tests_from: str | Non
     text += ("\n[tool.mutmut]\n"
              f"source_paths = [\"src\"]\nonly_mutate = {json.dumps(files)}\n"
              f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
-             "pytest_add_cli_args = [\"-p\", \"no:cacheprovider\", \"-x\", \"-q\"]\n")
+             "pytest_add_cli_args = [\"-p\", \"no:cacheprovider\", \"-x\", \"-q\"]\n"
+             "also_copy = [\"docs\"]\n")  # tests/metrics/test_catalogue.py reads docs/metrics.md
     config.write_text(text)
     return where
 

@@ -275,3 +275,21 @@ def test_newp_counts_only_kept_by_the_rationale_and_changed_without_it():
     with pytest.raises(ValueError, match=r"^pred_proba and non_rationale_pred_proba differ in shape "
                                          r"\(\(1, 2\) != \(1, 3\)\)$"):
         trustai_comprehensiveness([[0.5, 0.5]], [[0.2, 0.3, 0.5]], [0])
+
+
+def test_sufficiency_aopcs_take_full_text_and_mask_token_by_hand():
+    # t0..t9, scores 0, 1, 0, 1, …, p0 = 0.45. DeYoung bin 0.3 keeps the first three tied tokens t1, t3, t5 (0.09);
+    # ferret's 10 % keeps the top-1 positive token, the later of the tie: t9 (0.09)
+    tokens, scores = [f"t{i}" for i in range(10)], [i % 2 for i in range(10)]
+    for fn, kw in ((aopc_sufficiency, {"bins": (0.3,)}), (ferret_aopc_suff, {"thresholds": (0.1,)})):
+        assert fn(_indexed, tokens, scores, **kw) == pytest.approx(0.36)  # 0.45 − 0.09
+        assert fn(_indexed, tokens, scores, full_text="t9 t9", **kw) == pytest.approx(0.09)  # 0.18 − 0.09
+    # masked: seven "[M]" add 0.07 → 0.45 − 0.16; nine add 0.09 → 0.45 − 0.18
+    assert aopc_sufficiency(_indexed, tokens, scores, bins=(0.3,), mask_token="[M]") == pytest.approx(0.29)
+    assert ferret_aopc_suff(_indexed, tokens, scores, thresholds=(0.1,), mask_token="[M]") == pytest.approx(0.27)
+
+
+def test_a_score_fn_may_answer_with_booleans():
+    # "does the model still give the label?" as True/False: read as 1/0, so removing the rationale that flips it
+    # scores 1 − 0 = 1 (numpy cannot subtract two booleans: they must become numbers first)
+    assert comprehensiveness(lambda texts: [True, False], TOKENS, [0, 0, 0, 1]) == 1.0
