@@ -180,6 +180,10 @@ def _every_need(scores, tokens, rationale, score_fn, dis_scores):
     return 0.0
 
 
+def _of_model(model):
+    return model
+
+
 def _no_needs(a):
     return 0.0
 
@@ -199,6 +203,9 @@ def test_a_registered_metric_is_stored_with_all_it_declared(scratch_registry):
     info = metrics.get("test_only_every_need").info
     assert info.quirks == "" and info.level == "instance" and info.needs == (
         "attribution", "tokens", "rationale", "model", "partner")
+    # a dataset metric may take a named input called like an evidence need ("model"): it is a named input there
+    register("test_only_model", "quality", True, (0.0, 1.0), "s", needs=("model",), level="dataset")(_of_model)
+    assert metrics.get("test_only_model").over_dataset(model="m") == "m"
     with pytest.raises(ValueError, match="^metric 'test_only_named' is already registered$"):
         register("test_only_named", "quality", True, (0.0, 1.0), "s", needs=("preds", "golds"),
                  level="dataset")(_named)
