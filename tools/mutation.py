@@ -90,6 +90,8 @@ def _scratch(key: str, files: list[str], tests: list[str], tests_from: str | Non
                                  check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
         tests = [t for t in tests if (where / t.split("::")[0]).exists()]
+        if not tests:  # an empty selection would make mutmut run the whole suite for every mutant
+            raise SystemExit(f"{key}: none of its tests exist at {tests_from}")
     for f in files:
         (where / f).write_text(_undecorated((where / f).read_text()))
     config = where / "pyproject.toml"  # mutmut reads [tool.mutmut] from here: the copy's own settings
