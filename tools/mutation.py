@@ -48,6 +48,10 @@ MODULES: dict[str, tuple[list[str], list[str]]] = {
     "metrics/iqs": (["src/interpeval/metrics/iqs.py"], ["tests/metrics/test_iqs.py"]),
     "metrics/prediction": (["src/interpeval/metrics/prediction.py"], ["tests/metrics/test_probing_prediction.py"]),
     "metrics/rationale": (["src/interpeval/metrics/rationale.py"], ["tests/metrics/test_consistency.py"]),
+    # the registry, the Evidence → parameter filling and the input checks every metric goes through
+    "metrics/base": (["src/interpeval/metrics/base.py"], ["tests/metrics"]),
+    "metrics/_checks": (["src/interpeval/metrics/_checks.py"], ["tests/metrics"]),
+    "metrics/catalogue": (["src/interpeval/metrics/catalogue.py"], ["tests/metrics/test_catalogue.py"]),
     "quackie/score": (["src/interpeval/benchmarks/quackie/score.py"], [
         "tests/metrics/test_localisation.py",
         "tests/benchmarks/quackie/test_run.py::test_run_rows_stored_metrics_and_report_are_one_scoring",
@@ -95,7 +99,9 @@ def _scratch(key: str, files: list[str], tests: list[str], tests_from: str | Non
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", tests_from, "tests"], capture_output=True,
                                  check=True).stdout
         subprocess.run(["tar", "-x", "-C", str(where)], input=archive, check=True)
-        tests = [t for t in tests if (where / t.split("::")[0]).is_file()]
+        tests = [t for t in tests if (where / t.split("::")[0]).exists()]
+        if not tests:  # an empty selection would make mutmut run the whole suite for every mutant
+            raise SystemExit(f"{key}: none of its tests exist at {tests_from}")
     for f in files:
         (where / f).write_text(_undecorated((where / f).read_text()))
     config = where / "pyproject.toml"  # mutmut reads [tool.mutmut] from here: the copy's own settings
@@ -103,7 +109,8 @@ def _scratch(key: str, files: list[str], tests: list[str], tests_from: str | Non
     text += ("\n[tool.mutmut]\n"
              f"source_paths = [\"src\"]\nonly_mutate = {json.dumps(files)}\n"
              f"pytest_add_cli_args_test_selection = {json.dumps(tests)}\n"
-             "pytest_add_cli_args = [\"-p\", \"no:cacheprovider\", \"-x\", \"-q\"]\n")
+             "pytest_add_cli_args = [\"-p\", \"no:cacheprovider\", \"-x\", \"-q\"]\n"
+             "also_copy = [\"docs\"]\n")  # tests/metrics/test_catalogue.py reads docs/metrics.md
     config.write_text(text)
     return where
 

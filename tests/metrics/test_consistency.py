@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -334,3 +335,90 @@ def test_pcc_symmetric_and_scale_invariant(pairs):
 def test_registered():
     for name in ("rationale_map", "rationale_map_dataset", "pcc_ding_koehn", "pcc_aligned"):
         assert get(name).info.family == "consistency"
+
+
+def test_map_dataset_edges_by_hand():
+    golds = {1: {"sample_type": "ori", "rel_ids": [101]}, 101: {"sample_type": "disturb"},
+             2: {"sample_type": "ori"}, 102: {"sample_type": "disturb"}}
+    # the disturbed 101 comes first in preds and must not end the loop; ori 2 has no rel_ids (no pair).
+    # pair (1, 101): [a, b] vs [b, a] → i=1: 0, i=2: 1 → 1/2; two disturbed golds → (1/2) / 2 = 1/4
+    preds = {101: [["b", "a"]], 1: [["a", "b"]], 2: [["a"]]}
+    assert map_dataset(preds, golds) == pytest.approx(0.25)
+    # nothing predicted: 0 of 2 disturbed golds, not an error
+    assert map_dataset({}, golds) == 0.0
+    with pytest.raises(ValueError, match=r"^preds, golds: expected mappings id -> record$"):
+        map_dataset([["a"]], golds)
+    with pytest.raises(ValueError, match=r"^golds\[1\]: rel_ids must be a list of ids$"):
+        map_dataset({}, {1: {"sample_type": "ori", "rel_ids": 101}, 101: {"sample_type": "disturb"}})
+    with pytest.raises(ValueError, match=r"^preds\[1\]: is empty$"):
+        map_dataset({1: []}, golds)
+    with pytest.raises(ValueError, match=r"^preds\[1\]\[0\]: expected a list of tokens, got a string$"):
+        map_dataset({1: ["ab"]}, golds)
+    with pytest.raises(ValueError, match=r"^dis_tokens: expected a list of tokens, got a string$"):
+        map_pair(["a"], "ab")
+
+
+def test_ding_koehn_names_and_counts_by_hand():
+    with pytest.raises(ValueError, match=r"^a: value at position 0 is nan \(must be finite\)$"):
+        pcc_ding_koehn([float("nan"), 1.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match=r"^b: value at position 1 is nan \(must be finite\)$"):
+        pcc_ding_koehn([1.0, 2.0], [1.0, float("nan")])
+    with pytest.raises(ValueError, match=r"^pairs\[0\]\[0\]: value at position 0 is nan \(must be finite\)$"):
+        pcc_ding_koehn_mean([([float("nan")], [1.0])])
+    # two skipped pairs first, then (1, 2, 3) against (3, 2, 1): r = −1, one pair used
+    out = pcc_ding_koehn_mean([([1, 2], [1]), ([1], [1, 2]), ([1, 2, 3], [3, 2, 1])])
+    assert out == {"pcc": pytest.approx(-1.0), "pairs": 1, "skipped": 2}
+    # no usable pair: NaN, and no numpy "mean of empty slice" warning on the way
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert math.isnan(pcc_ding_koehn_mean([([1, 2], [1])])["pcc"])
+
+
+def test_aligned_scores_read_any_token_object():
+    # a token is read through str(), so a list token (a ragged token list for numpy) is one token, not an error
+    x, y = aligned_scores(["a", ["b", "c"]], [1.0, 2.0], ["a", ["b", "c"]], [3.0, 4.0])
+    assert x.tolist() == [1.0, 2.0] and y.tolist() == [3.0, 4.0]
+
+
+def _swapped_pair():
+    # t0..t9: ori scores 0..9; dis scores 2·i with t7 and t9 swapped (18 at t7, 14 at t9).
+    # r: y = 2x + d, d = +4 at 7, −4 at 9: Sxy = 2·82.5 + (2.5·4 − 4.5·4) = 157, Syy = 330 + 4·(−8) + 32 = 330,
+    # r = 157 / sqrt(82.5 · 330) = 157 / 165 (p far below 0.05)
+    toks = [f"t{i}" for i in range(10)]
+    return {"ori_tokens": toks, "ori_scores": np.arange(10.0), "dis_tokens": toks,
+            "dis_scores": [0, 2, 4, 6, 8, 10, 12, 18, 16, 14]}
+
+
+def test_pcc_plm_map_star_with_k_ratio_and_all_tokens_by_hand():
+    pair = _swapped_pair()
+    # k = 2: ori [t9, t8], dis [t7, t8] → i=1: 0, i=2: t8 → 1/2 → MAP (0 + 1/2) / 2 = 1/4
+    assert pcc_plm([pair], k=2) == {"pcc": pytest.approx(157 / 165), "map": pytest.approx(0.25),
+                                    "significant": 1, "pairs": 1}
+    # ratio 0.3 → K = 3: ori [t9, t8, t7], dis [t7, t8, t9] → (0 + 1/2 + 1) / 3 = 1/2
+    assert pcc_plm([pair], ratio=0.3)["map"] == pytest.approx(0.5)
+    # neither: all ten tokens, dis [t7, t8, t9, t6, …, t0] → (0 + 1/2 + 8 × 1) / 10 = 0.85
+    assert pcc_plm([pair])["map"] == pytest.approx(0.85)
+
+
+def test_pcc_plm_edges_by_hand():
+    pair = _swapped_pair()
+    # (1, 2, 3) against (1, 3, 1): centred (−1, 0, 1)·(−2/3, 4/3, −2/3) = 0, so r = 0 and p = 1: not below
+    # alpha = 1, so no pair is significant (p < alpha, not <=)
+    flat = {"ori_tokens": ["a", "b", "c"], "ori_scores": [1, 2, 3], "dis_tokens": ["a", "b", "c"],
+            "dis_scores": [1, 3, 1]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "mean of empty slice" when nothing is significant
+        out = pcc_plm([flat], alpha=1.0)
+    assert out["significant"] == 0 and math.isnan(out["pcc"]) and math.isnan(out["map"])
+    # a pair that is not significant, listed first, does not end the loop
+    assert pcc_plm([flat, pair])["significant"] == 1
+    for alpha in (0.0, 1.5):
+        with pytest.raises(ValueError, match=rf"^alpha: must be in \(0, 1\], got {alpha}$"):
+            pcc_plm([pair], alpha=alpha)
+    with pytest.raises(ValueError, match="^pairs: is empty$"):
+        pcc_plm([])
+    with pytest.raises(ValueError, match=r"^pairs\[1\]: expected a mapping with ori_tokens, ori_scores, dis_tokens, "
+                                         r"dis_scores$"):
+        pcc_plm([pair, ["a"]])
+    with pytest.raises(ValueError, match=r"^pairs\[0\]: missing dis_tokens, dis_scores$"):
+        pcc_plm([{"ori_tokens": ["a"], "ori_scores": [1]}])

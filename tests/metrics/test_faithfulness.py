@@ -227,3 +227,69 @@ def test_bad_input_names_the_argument():
     for label in (0.5, -1):  # neither a whole number nor a class index
         with pytest.raises(ValueError, match=r"^pred_label: every label must be an integer class index in 0\.\.1$"):
             trustai_comprehensiveness([[0.5, 0.5]], [[0.5, 0.5]], [label])
+
+
+def test_sufficiency_and_loo_take_full_text_and_mask_token_by_hand():
+    # full text "The movie was great!": the linear scorer knows only "movie" there → 0.4; keeping "great" → 0.7:
+    # sufficiency 0.4 − 0.7 = −0.3 (the joined tokens would give 0.8 − 0.7 = 0.1)
+    assert sufficiency(LinearScorer(), TOKENS, [0, 0, 0, 1], full_text="The movie was great!") == pytest.approx(-0.3)
+    # masked, t1 t2 t3 keeping t3: "[M] [M] t3" = 0.01 + 0.01 + 0.03 against 0.06 → 0.01 (deleted: 0.06 − 0.03)
+    calls = []
+
+    def indexed(texts):
+        calls.append(list(texts))
+        return _indexed(texts)
+
+    assert sufficiency(indexed, ["t1", "t2", "t3"], [0, 0, 1], mask_token="[M]") == pytest.approx(0.01)
+    assert calls[-1] == ["t1 t2 t3", "[M] [M] t3"]
+    # leave-one-out: loo = (0.01, 0.02, 0.03) against scores (0.1, 0.3, 0.2): pairs (1,2) C, (1,3) C, (2,3) D →
+    # tau (2 − 1) / 3 = 1/3, with each token masked in place and the full text given apart scored first
+    assert taucorr_loo(indexed, ["t1", "t2", "t3"], [0.1, 0.3, 0.2], full_text="t1  t2 t3",
+                       mask_token="[M]") == pytest.approx(1 / 3)
+    assert calls[-1] == ["t1  t2 t3", "[M] t2 t3", "t1 [M] t3", "t1 t2 [M]"]
+
+
+def test_taucorr_of_two_tokens_by_hand():
+    # "movie great": p0 = 0.8, without movie 0.7, without great 0.4 → loo (0.1, 0.4) against scores (0.2, 0.9):
+    # one concordant pair → tau 1; scores reversed → −1
+    assert taucorr_loo(LinearScorer(), ["movie", "great"], [0.2, 0.9]) == pytest.approx(1.0)
+    assert taucorr_loo(LinearScorer(), ["movie", "great"], [0.9, 0.2]) == pytest.approx(-1.0)
+
+
+def test_newp_counts_only_kept_by_the_rationale_and_changed_without_it():
+    # label 1 everywhere; one instance keeps it with the rationale and loses it without (counted), two lose it
+    # both ways, three keep it both ways: New-P = 1/6 (2/6 or 3/6 if either condition were flipped)
+    assert newp([1] * 6, [1, 0, 0, 1, 1, 1], [0, 0, 0, 1, 1, 1]) == pytest.approx(1 / 6)
+    for n_golden in (True, 2.5):
+        with pytest.raises(ValueError, match=rf"^n_golden: must be an integer >= the number of predictions \(1\), "
+                                             rf"got {n_golden}$"):
+            newp([1], [1], [0], n_golden=n_golden)
+    with pytest.raises(ValueError, match=r"^pred_label: value at position 0 is nan \(must be finite\)$"):
+        newp([float("nan")], [1], [0])
+    with pytest.raises(ValueError, match=r"^rationale_pred: value at position 0 is nan \(must be finite\)$"):
+        newp([1], [float("nan")], [0])
+    with pytest.raises(ValueError, match=r"^no_rationale_pred: value at position 0 is nan \(must be finite\)$"):
+        newp([1], [1], [float("nan")])
+    with pytest.raises(ValueError, match=r"^pred_label and no_rationale_pred differ in length \(1 != 2\)$"):
+        newp([1], [1], [0, 0])
+    with pytest.raises(ValueError, match=r"^pred_proba and non_rationale_pred_proba differ in shape "
+                                         r"\(\(1, 2\) != \(1, 3\)\)$"):
+        trustai_comprehensiveness([[0.5, 0.5]], [[0.2, 0.3, 0.5]], [0])
+
+
+def test_sufficiency_aopcs_take_full_text_and_mask_token_by_hand():
+    # t0..t9, scores 0, 1, 0, 1, …, p0 = 0.45. DeYoung bin 0.3 keeps the first three tied tokens t1, t3, t5 (0.09);
+    # ferret's 10 % keeps the top-1 positive token, the later of the tie: t9 (0.09)
+    tokens, scores = [f"t{i}" for i in range(10)], [i % 2 for i in range(10)]
+    for fn, kw in ((aopc_sufficiency, {"bins": (0.3,)}), (ferret_aopc_suff, {"thresholds": (0.1,)})):
+        assert fn(_indexed, tokens, scores, **kw) == pytest.approx(0.36)  # 0.45 − 0.09
+        assert fn(_indexed, tokens, scores, full_text="t9 t9", **kw) == pytest.approx(0.09)  # 0.18 − 0.09
+    # masked: seven "[M]" add 0.07 → 0.45 − 0.16; nine add 0.09 → 0.45 − 0.18
+    assert aopc_sufficiency(_indexed, tokens, scores, bins=(0.3,), mask_token="[M]") == pytest.approx(0.29)
+    assert ferret_aopc_suff(_indexed, tokens, scores, thresholds=(0.1,), mask_token="[M]") == pytest.approx(0.27)
+
+
+def test_a_score_fn_may_answer_with_booleans():
+    # "does the model still give the label?" as True/False: read as 1/0, so removing the rationale that flips it
+    # scores 1 − 0 = 1 (numpy cannot subtract two booleans: they must become numbers first)
+    assert comprehensiveness(lambda texts: [True, False], TOKENS, [0, 0, 0, 1]) == 1.0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -270,3 +271,22 @@ def test_a_wrong_length_is_three_nans_under_their_names():
 def test_aggregate_names_a_row_that_is_not_a_dict():
     with pytest.raises(ValueError, match=r"^per_sample\[1\]: expected a dict with iou, hpd, snr, got list$"):
         aggregate_quackie([{"iou": 1.0, "hpd": 1.0, "snr": 1.0}, [1.0, 1.0, 1.0]])
+
+
+@pytest.mark.parametrize("fn", [hpd_continuous, snr_continuous])
+def test_continuous_metrics_name_their_arguments(fn):
+    with pytest.raises(ValueError, match=r"^gt: marks no sentence \(a ground truth needs at least one 1\)$"):
+        fn([0, 0], [0.1, 0.2])
+    with pytest.raises(ValueError, match=r"^scores: value at position 1 is nan \(must be finite\)$"):
+        fn([1, 0], [0.1, float("nan")])
+    with pytest.raises(ValueError, match=r"^gt and scores differ in length \(2 != 3\)$"):
+        fn([1, 0], [0.1, 0.2, 0.3])
+
+
+def test_snr_without_noise_is_nan_without_a_numpy_warning():
+    # every sentence is GT: no noise sentence, so SNR is undefined (NaN) — decided before any mean of an empty
+    # slice is taken; one noise sentence has std 0: NaN too
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert math.isnan(snr([1, 1], [1, 0])) and math.isnan(snr_continuous([1, 1], [0.3, 0.1]))
+        assert math.isnan(snr_continuous([1, 0], [0.3, 0.1]))

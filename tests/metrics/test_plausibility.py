@@ -362,3 +362,44 @@ def test_registered():
                  "trustai_iou_f1", "jaccard", "ferret_auprc", "average_precision", "ferret_token_f1",
                  "ferret_token_iou", "ferret_token_f1_dataset"):
         assert get(name).info.family == "plausibility"
+
+
+def test_ferret_defaults_by_hand():
+    # seven positive scores, human rationale {0, 5}. The default k = 5 picks {0..4}: tp 1, P 1/5, R 1/2 →
+    # F1 2·(1/10)/(7/10) = 2/7, IoU 1/(2 + 5 − 1) = 1/6 (k = 6 would reach index 5: F1 1/2, IoU 1/3)
+    r, s = [1, 0, 0, 0, 0, 1, 0], [7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0]
+    assert ferret_token_f1(r, s) == pytest.approx(2 / 7) and ferret_token_iou(r, s) == pytest.approx(1 / 6)
+    # k = 1 selects one token, a hit: IoU 1 / |{0, 5}| = 1/2
+    assert ferret_token_iou(r, s, k=1) == pytest.approx(0.5)
+    # second instance [.5, −1, −.5], rationale {2}: only_pos (the default) keeps {0} → tp 0, F1 0 (all three
+    # kept would give P 1/3, R 1 → 1/2). Macro (2/7 + 0)/2 = 1/7; micro tp 1, pos 3, pred 6 → P 1/6, R 1/3 → 2/9
+    rs, ss = [r, [0, 0, 1]], [s, [0.5, -1.0, -0.5]]
+    assert ferret_token_f1_dataset(rs, ss) == pytest.approx(1 / 7)
+    assert ferret_token_f1_dataset(rs, ss, average="micro") == pytest.approx(2 / 9)
+    # official (the default): an instance without a human positive is NaN and makes the macro NaN; the second
+    # instance alone (top {0, 1} vs {0}: P 1/2, R 1 → 2/3) gives (0 + 2/3)/2 = 1/3 with official=False
+    empty_first = [[0, 0], [1, 0]], [[0.5, 0.1], [0.5, 0.1]]
+    assert math.isnan(ferret_token_f1_dataset(*empty_first))
+    assert ferret_token_f1_dataset(*empty_first, official=False) == pytest.approx(1 / 3)
+    assert math.isnan(ferret_token_f1_dataset([[0, 0]], [[0.5, 0.1]], average="micro"))
+    with pytest.raises(ValueError, match="^rationales: is empty$"):
+        ferret_token_f1_dataset([], [[0.1]])
+    with pytest.raises(ValueError, match="^scores: is empty$"):
+        ferret_token_f1_dataset([[1]], [])
+
+
+def test_average_precision_clips_negative_scores_by_default():
+    # r = [1, 0, 1, 0], clipped scores [.9, 0, 0, .3]: at .9 P 1, R 1/2; at .3 P 1/2, R 1/2; at 0 P 2/4, R 1
+    # → AP = 1/2 · 1 + 1/2 · 1/2 = 3/4; raw order (.9, .3, −.1, −.5): AP = 1/2 · 1 + 1/2 · 2/3 = 5/6
+    r, s = [1, 0, 1, 0], [0.9, -0.5, -0.1, 0.3]
+    assert average_precision(r, s) == pytest.approx(0.75)
+    assert average_precision(r, s, only_pos=False) == pytest.approx(5 / 6)
+
+
+def test_trustai_iou_f1_over_two_sequences_and_nothing_found():
+    # similarity: query pred {0, 1} = gold → IoU 1, a match; title pred {3}, gold {2} → IoU 0. 1 of 1 × 2 = 1/2
+    assert iou_f1_trustai({1: [[0, 1], [3]]}, {1: [[[0, 1]], [[2]]]}) == 0.5
+    # no prediction has a gold record: 0, as TrustAI
+    assert iou_f1_trustai({9: [[1]]}, {1: [[[1]]]}) == 0.0
+    with pytest.raises(ValueError, match="^b: expected a collection of items, got a string$"):
+        jaccard(["a"], "ab")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -100,3 +101,19 @@ def test_topk_accuracy_case_and_messages_by_hand():
         topk_accuracy([["a"]], [])
     with pytest.raises(ValueError, match=r"^targets\[0\]: expected a word, got int$"):
         topk_accuracy([["a"]], [1])
+
+
+def test_probing_edges_by_hand():
+    # a 0-d array is one label, not a sequence: named, never numpy's "iteration over a 0-d array"
+    with pytest.raises(ValueError, match=r"^y_true: expected a 1-D sequence of labels, got shape \(\)$"):
+        accuracy(np.array("a"), ["a"])
+    # selectivity names whichever score is bad, and a bool or a string is not a score
+    # (True - 0.5 would otherwise give 0.5; "x" would reach np.isfinite and raise a TypeError)
+    with pytest.raises(ValueError, match=r"^task_score: must be a finite number, got inf$"):
+        selectivity(float("inf"), 0.5)
+    with pytest.raises(ValueError, match=r"^task_score: must be a finite number, got True$"):
+        selectivity(True, 0.5)
+    with pytest.raises(ValueError, match=r"^control_score: must be a finite number, got 'x'$"):
+        selectivity(0.5, "x")
+    # numpy numbers are scores: 0.75 − 0 = 0.75, 1 − 0.5 = 0.5
+    assert selectivity(np.float32(0.75), np.int64(0)) == 0.75 and selectivity(1, np.float64(0.5)) == 0.5
