@@ -111,6 +111,9 @@ def main() -> None:
 def write_shares(stores: list[str], note: str, write: bool) -> None:
     """Each (classifier, dataset)'s share from the store whose selection scanned most of it, into the rates."""
     shares: dict[str, dict[str, dict[str, Any]]] = {}
+    missing = [path for path in stores if not Path(path).is_file()]
+    if missing:  # Store() would create an empty store there and find no verdicts
+        raise SystemExit(f"--shares-from: no such store: {', '.join(missing)}")
     for path in stores:
         with Store(path) as store:
             for label, by_dataset in selection_shares(store).items():

@@ -253,6 +253,8 @@ def main() -> None:
     parser.add_argument("--again", action="store_true",
                         help="re-run only the last run's survivors, with the working tree's tests (an 'after' score)")
     args = parser.parse_args()
+    if args.sample and args.again:
+        parser.error("--sample re-runs its sampled mutants not yet killed by itself: give it without --again")
     keys = [k for k in MODULES if not args.only or any(word in k for word in args.only)]
     for key in keys:
         print(json.dumps(run(key, args.max_children, args.tests_from, args.again, args.tests, args.mutants,

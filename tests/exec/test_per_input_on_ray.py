@@ -199,3 +199,18 @@ def test_an_interrupted_run_sends_only_the_missing_chunks(tmp_path, workers, tin
         assert workers.chunks_sent - sent == 2  # lines 5-8: two chunks; the stored ones are not sent again
         assert outcome.computed == 4 and store.runs()[0].status == "finished"
     assert outcome.outputs == expected
+
+
+def test_a_worker_starts_with_the_drivers_mkl_mode(workers, monkeypatch):
+    """A Ray worker is a fresh process whose MKL mode must be the driver's, or small matrix products differ in the
+    last bit between them (docs/cluster.md); a value unlike the package's default and the cluster's environment."""
+    import ray
+
+    monkeypatch.setenv("MKL_CBWR", "AUTO")
+    actor = workers._new_worker(workers._ray())
+    try:
+        pid = ray.get(actor.pid.remote())
+        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        assert b"MKL_CBWR=AUTO" in environ
+    finally:
+        ray.kill(actor)

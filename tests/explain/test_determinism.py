@@ -103,6 +103,16 @@ def test_lime_on_a_real_model_scores_the_same_at_one_and_two_torch_threads():
     assert int(nonzero) > 100 and (same, float(difference)) == ("True", 0.0)
 
 
+@pytest.mark.parametrize(("given", "expected"), [(None, "AUTO,STRICT"), ("AUTO", "AUTO"), ("", "")])
+def test_importing_the_package_sets_mkls_strict_mode_unless_the_environment_sets_one(given, expected):
+    env = {k: v for k, v in os.environ.items() if k != "MKL_CBWR"}
+    if given is not None:
+        env["MKL_CBWR"] = given
+    done = subprocess.run([sys.executable, "-c", "import interpeval, os; print(repr(os.environ['MKL_CBWR']))"],
+                          env=env, capture_output=True, text=True, timeout=120, check=True)
+    assert done.stdout.strip() == repr(expected)
+
+
 def _stored_lines(model, method: str, chunk: int, store: Store, executor=None) -> list[dict]:
     lines = [(str(i), text) for i, text in enumerate(TEXTS)]
     work = AttributeLines(model, _build(method), method, lines, "texts.txt", "fp", chunk=chunk)
@@ -184,3 +194,29 @@ def test_methods_that_do_not_draw_keep_their_run_keys():
 def test_an_unknown_draw_rule_is_refused(model):
     with pytest.raises(ValueError, match="draws must be one of tokens, seed"):
         explain.build("lime", {"draws": "chunk"}, 0).explain(model, [TEXTS[0]])
+
+
+def test_a_plug_in_that_draws_per_input_without_a_draw_rule_keeps_the_seed_rule_and_its_key(model):
+    """A third-party stochastic explainer written before ``draws`` existed: its scores must not change under its
+    unchanged run key, so it keeps the earlier rule (each input's draws start from ``seed`` alone)."""
+    from interpeval.explain.base import Explainer
+    from interpeval.explain.registry import _REGISTRY, register
+
+    class PluginNoise(Explainer):
+        stochastic = True
+        rows_per_call = 1
+
+        def __init__(self, seed: int | None = 0) -> None:
+            self.seed = seed
+
+        def _attribute(self, model, enc, target):
+            return torch.rand(enc["input_ids"].shape).numpy()
+
+    register("test-plugin-noise")(PluginNoise)
+    try:
+        assert explain.key_params("test-plugin-noise", {"seed": 3}) == {"seed": 3}
+        a, b = explain.build("test-plugin-noise", {}, 0).explain(model, [TEXTS[0], TEXTS[3]])
+        assert len(a.scores) == len(b.scores)  # same length: under the seed rule the same draws
+        assert np.array_equal(a.scores, b.scores)
+    finally:
+        del _REGISTRY["test-plugin-noise"]

@@ -42,6 +42,8 @@ def test_probing_bad_input():
         weighted_f1([], [])
     with pytest.raises(ValueError, match="y_pred: expected a sequence of labels, got a string"):
         accuracy(["a"], "a")
+    with pytest.raises(ValueError, match=r"^y_true: expected a sequence of labels, got int 5$"):
+        accuracy(5, [1])
 
 
 def test_topk_accuracy_with_normalisation():

@@ -54,9 +54,11 @@ class Explainer:
 
     batch_size: int | None = None
     seed: int | None = None
-    #: where each input's draws start, for the methods that draw per input (:data:`~.params.DRAW_RULES`); those
-    #: take it as a constructor parameter, so it is stored with their attributions and in their runs' keys
-    draws: str = "tokens"
+    #: where each input's draws start, for the methods that draw per input (:data:`~.params.DRAW_RULES`); the
+    #: built-ins take it as a constructor parameter (default ``"tokens"``), so it is stored with their attributions and
+    #: in their runs' keys; a plug-in without that parameter keeps the earlier rule, ``"seed"``, so that its scores
+    #: never change under an unchanged run key
+    draws: str = "seed"
     #: attribute only this input segment (0: the text, 1: the pair) and hold the other one fixed, as QUACKIE's
     #: originals do (question fixed, context attributed); ``None`` attributes every text token. Explainers that
     #: support it take ``segment`` as a constructor parameter.

@@ -10,6 +10,7 @@ The entry point is loaded the first time :func:`get` or :func:`names` needs it.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -82,12 +83,11 @@ def key_params(name: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """``params`` as a run key stores them: with the explainer's ``draws`` rule (its default unless ``params`` sets
     one) when it draws per input, so that a run stored under another draw rule — or before the rule was a parameter
     — gets another key and is never resumed with this one. Other explainers' params are returned as they are."""
-    from interpeval.explain.base import _init_parameters
-
     cls = get(name)
-    if "draws" not in _init_parameters(cls):
+    draws = inspect.signature(cls.__init__).parameters.get("draws")
+    if draws is None:
         return dict(params)
-    return {**params, "draws": params.get("draws", cls.draws)}
+    return {**params, "draws": params.get("draws", draws.default)}
 
 
 def names() -> list[str]:

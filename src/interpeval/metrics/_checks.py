@@ -28,9 +28,9 @@ def scores_1d(values: Any, name: str, *, allow_empty: bool = False) -> np.ndarra
     return arr
 
 
-def binary_1d(values: Any, name: str, *, allow_empty: bool = False) -> np.ndarray:
+def binary_1d(values: Any, name: str) -> np.ndarray:
     """``values`` (bools or 0/1 numbers) as a 1-D bool array."""
-    arr = scores_1d(values, name, allow_empty=allow_empty)
+    arr = scores_1d(values, name)
     bad = np.flatnonzero((arr != 0) & (arr != 1))
     if bad.size:
         raise ValueError(f"{name}: value at position {int(bad[0])} is {arr[bad[0]]} (must be 0 or 1)")

@@ -23,6 +23,8 @@ def _labels(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
     for name, v in (("y_true", y_true), ("y_pred", y_pred)):
         if isinstance(v, (str, bytes)):
             raise ValueError(f"{name}: expected a sequence of labels, got a string")
+        if not hasattr(v, "__iter__"):
+            raise ValueError(f"{name}: expected a sequence of labels, got {type(v).__name__} {v!r}")
         a = np.asarray(list(v) if not isinstance(v, np.ndarray) else v)
         if a.ndim != 1:
             raise ValueError(f"{name}: expected a 1-D sequence of labels, got shape {a.shape}")

@@ -255,3 +255,13 @@ def test_insertion_goes_inside_an_opening_quotation():
     item = Item("en", "grammar", ['"', "We", "were", "citizens", "and", "there", "was", "no", "way", "."], 2, [1, 6],
                 "verb_agreement", {})
     assert insert_or_delete(item).words[:6] == ['"', "In", "fact", ",", "we", "were"]
+
+
+def test_a_birth_year_answer_with_regex_characters_is_read_as_text():
+    """The answer goes into the year-span pattern as text: "1850s)" must not be read as a pattern (it raised
+    ``re.error: unbalanced parenthesis``), and "12.9" must not match "1249" by its dot."""
+    why = en_one_referent(_statement("Zhu Shijie was born in the year [1850s)] .", "wh_passive"), "")
+    assert why is not None and "birth or death year" in why
+    why = en_one_referent(_statement("Zhu Shijie was born in the year [12.9] .", "wh_passive"),
+                          "The mathematician Zhu Shijie (1249–1314) solved")
+    assert why is not None and "birth or death year" in why

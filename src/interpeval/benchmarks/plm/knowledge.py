@@ -27,6 +27,7 @@ from interpeval.benchmarks.plm.words import (
     has_cjk,
     is_en_content,
     is_en_function,
+    is_en_plural,
     is_zh_content,
     word_list,
     zh_words,
@@ -573,12 +574,6 @@ def _city(word: str) -> bool:
     return _en_name(word) and not word.isupper() and not _demonym(word)
 
 
-def _plural(noun: str) -> bool:
-    from lemminflect import getAllLemmas
-
-    return getAllLemmas(noun).get("NOUN", (noun,))[0] != noun
-
-
 def _en_subject(words: list[str], mask: int) -> list[str]:
     """The words before the statement's verb ("The Jin dynasty" of "The Jin dynasty began in …"); empty when the
     answer is the subject."""
@@ -621,7 +616,7 @@ def en_one_referent(item: Item, context: str) -> str | None:
         return "knowledge: an agreement named after a city (Helsinki 1974 and 1992, Lisbon 1668 and 2007)"
     if "new" in words:  # "ABC's 1998 new graphic design": new when? (not "New South Wales")
         return "knowledge: time-relative or discourse word (currently, also, then …)"
-    if subject and subject[-1].islower() and subject[-1].endswith("s") and _plural(subject[-1]):
+    if subject and subject[-1].islower() and is_en_plural(subject[-1]):
         return "knowledge: a group as the subject ('the Germanic tribes were located in …': a group has many places)"
     if (len(subject) > 2 and subject[0] == "The" and _demonym(subject[1]) and subject[2].islower()
             and not is_en_function(subject[2]) and not {"called", "named"} & set(low)):
@@ -644,7 +639,7 @@ def en_one_referent(item: Item, context: str) -> str | None:
         return "knowledge: a negated relation ('the only region … not conquered by …': the source's claim)"
     verb = _lemma(low[m - 4]) if m >= 4 and low[m - 3:m] == ["in", "the", "year"] else None
     if verb in ("bear", "die") and not (re.search(r"\b(?:born|birth|died|death|dead)\b", context) or re.search(
-            rf"\(\s*(?:{answer}\s*[–-]\s*\d{{4}}|\d{{4}}\s*[–-]\s*{answer})\s*\)", context)):
+            rf"\(\s*(?:{re.escape(answer)}\s*[–-]\s*\d{{4}}|\d{{4}}\s*[–-]\s*{re.escape(answer)})\s*\)", context)):
         return "knowledge: a birth or death year the paragraph gives only as a span of another kind ('(1862–90)')"
     return None
 

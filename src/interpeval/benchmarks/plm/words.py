@@ -66,6 +66,13 @@ def is_en_function(word: str) -> bool:
     return word.lower() in function_words("en")
 
 
+def is_en_plural(noun: str) -> bool:
+    """Whether ``noun`` is a plural in -s: its noun lemma is another word ("tellers", not "news" or "bus")."""
+    from lemminflect import getAllLemmas
+
+    return noun.endswith("s") and getAllLemmas(noun).get("NOUN", (noun,))[0] != noun
+
+
 def is_zh_content(word: str, flag: str) -> bool:
     """A jieba content tag (nouns, verbs, adjectives, numerals, names …) on a word not in the function-word list."""
     return flag.startswith(_ZH_CONTENT) and word not in function_words("zh")

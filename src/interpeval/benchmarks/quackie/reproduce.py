@@ -32,7 +32,7 @@ from interpeval.benchmarks.quackie.run import (
     LEADERBOARD,
     RANDOM,
     Method,
-    _kept,
+    is_kept,
     run_quackie,
 )
 from interpeval.benchmarks.quackie.score import score_run
@@ -140,7 +140,7 @@ def selection_shares(store: Any) -> dict[str, dict[str, dict[str, Any]]]:
         verdicts = store.instances(info.id)
         fit = [v for v in verdicts if not v["too_long"]]
         if fit and len(verdicts) > out.get(label, {}).get(dataset, {}).get("scanned", 0):
-            kept = sum(_kept(v) for v in fit)
+            kept = sum(is_kept(v) for v in fit)
             out.setdefault(label, {})[dataset] = {"share": round(kept / len(fit), 4), "kept": kept,
                                                   "scanned": len(verdicts), "too_long": len(verdicts) - len(fit)}
     return out

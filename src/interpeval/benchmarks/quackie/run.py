@@ -135,10 +135,11 @@ class Selection(Benchmark):
         return [Record({"too_long": i.id not in probability, "p_answerable": probability.get(i.id)}) for i in items]
 
     def enough(self, outputs: list[dict[str, Any]]) -> bool:
-        return self.limit is not None and sum(_kept(o) for o in outputs) >= self.limit
+        return self.limit is not None and sum(is_kept(o) for o in outputs) >= self.limit
 
 
-def _kept(output: dict[str, Any]) -> bool:
+def is_kept(output: dict[str, Any]) -> bool:
+    """Whether a question's selection verdict makes it a true positive: not truncated, and answerable (p > 0.5)."""
     return not output["too_long"] and output["p_answerable"] > 0.5
 
 
@@ -165,7 +166,7 @@ def select_true_positives(model: Any, target: Target, instances: Sequence[Instan
         counts["scanned"] += 1
         if out["too_long"]:
             counts["too_long"] += 1
-        elif _kept(out):
+        elif is_kept(out):
             kept.append(by_id[out["instance_id"]])
         else:
             counts["not_predicted"] += 1
