@@ -265,3 +265,28 @@ def test_a_birth_year_answer_with_regex_characters_is_read_as_text():
     why = en_one_referent(_statement("Zhu Shijie was born in the year [12.9] .", "wh_passive"),
                           "The mathematician Zhu Shijie (1249–1314) solved")
     assert why is not None and "birth or death year" in why
+
+
+_GOODMAN = """<schema><text><txt1>Sam Goodman's biography of the Spartan general Xenophanes conveys a vivid sense of the
+difficulties</txt1><pron> he </pron><txt2>faced in his {word}.</txt2></text>
+<quote><quote1>the difficulties</quote1><pron>he</pron><quote2>faced</quote2></quote>
+<answers><answer>Goodman</answer><answer>Xenophanes</answer></answers>
+<correctAnswer>{answer}</correctAnswer></schema>"""
+
+
+def test_wsc_rationale_holds_the_words_that_tell_the_twin_schemas_apart(tmp_path):
+    """The quote of both twins is "the difficulties he faced": without "research" / "childhood" both rationales were
+    "Goodman's Xenophanes difficulties faced" for two different answers (independent review, seed 9393)."""
+    from collections import Counter
+
+    from interpeval.benchmarks.plm.semantics import WSC, wsc_items
+
+    path = tmp_path / WSC
+    path.parent.mkdir(parents=True)
+    path.write_text("<collection>" + _GOODMAN.format(word="research", answer="A")
+                    + _GOODMAN.format(word="childhood", answer="B") + "</collection>", encoding="utf-8")
+    research, childhood = wsc_items(tmp_path, Counter())
+    assert [research.words[i] for i in research.rationale] == ["Goodman's", "Xenophanes", "difficulties", "faced",
+                                                                "research"]
+    assert [childhood.words[i] for i in childhood.rationale][-1] == "childhood"
+    assert (research.words[research.mask], childhood.words[childhood.mask]) == ("Goodman", "Xenophanes")

@@ -1,8 +1,9 @@
 """Semantics instances: Winograd schemas (English).
 
 ``wsc_referent``: the schema's pronoun becomes "the [MASK]" (or "[MASK]" for a name), the answer is the correct
-candidate's head word; the rationale is both candidates' head words and the content words of the schema's quote
-(the words that decide the referent, e.g. "full" in "… because he was full"). Possessive pronouns become
+candidate's head word; the rationale is both candidates' head words, the content words of the schema's quote
+(the words that decide the referent, e.g. "full" in "… because he was full") and the words by which the schema
+differs from its twin ("research" / "childhood"). Possessive pronouns become
 "[MASK] 's"; "her" (object or possessive) is dropped. Entity–property items from UD (an adjective of a noun) were
 dropped: a noun admits many adjectives, so no reader can give the one answer. No Chinese source fixes a word by
 meaning alone (no Chinese WSC is among the sources), so Chinese has no semantics dimension.
@@ -11,6 +12,7 @@ meaning alone (no Chinese WSC is among the sources), so Chinese has no semantics
 from __future__ import annotations
 
 from collections import Counter
+from difflib import SequenceMatcher
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -40,8 +42,9 @@ def wsc_items(data_dir: Path, drops: Counter[str]) -> list[Item]:
         root = ElementTree.fromstring(path.read_bytes())
     except ElementTree.ParseError as err:
         raise DataError(path, f"line {err.position[0]}", f"is not valid XML ({err})") from None
+    schemas = root.findall("schema")
     out = []
-    for number, schema in enumerate(root.findall("schema")):
+    for number, schema in enumerate(schemas):
         pron = _text(schema.find("text/pron")).lower()
         answers = [_text(a) for a in schema.findall("answers/answer")]
         correct = _text(schema.find("correctAnswer")).strip(". ").upper()[:1]
@@ -97,10 +100,39 @@ def wsc_items(data_dir: Path, drops: Counter[str]) -> list[Item]:
         if not cue:
             drops["wsc: the schema's quote (the deciding words) not found in the text"] += 1
             continue
-        out.append(Item("en", "semantics", words, mask, sorted(set(heads + cue)), "wsc_referent",
+        special = [i if i < len(left) else after + i - len(left) - 1
+                   for i in _special_words(schemas, number) if i != len(left)]
+        out.append(Item("en", "semantics", words, mask, sorted(set(heads + cue + special)), "wsc_referent",
                         {"source": WSC, "schema": number, "correct": correct,
                          "text_sha1": content_hash(" ".join(left + right))}))
     return out
+
+
+def _schema_words(schema: ElementTree.Element) -> list[str]:
+    return [*en_tokens(_text(schema.find("text/txt1"))), _text(schema.find("text/pron")).lower(),
+            *en_tokens(_text(schema.find("text/txt2")))]
+
+
+def _special_words(schemas: list[ElementTree.Element], number: int) -> list[int]:
+    """Positions (in txt1 + pron + txt2) of the words by which schema ``number`` differs from its twin — the
+    neighbouring schema with the same two candidates and the other answer ("… because of his [childhood]" /
+    "… his [research]"). The quote does not always hold them, and without them the rationale is the same for both
+    twins, so it cannot fix the answer (independent review, seed 9393). None without a twin."""
+    def candidates(schema: ElementTree.Element) -> list[str]:
+        return sorted(_text(a).lower() for a in schema.findall("answers/answer"))
+
+    def answer(schema: ElementTree.Element) -> str:
+        return _text(schema.find("correctAnswer")).strip(". ").upper()[:1]
+
+    this = schemas[number]
+    for other in (number + 1, number - 1):
+        if 0 <= other < len(schemas) and candidates(schemas[other]) == candidates(this) \
+                and answer(schemas[other]) != answer(this):
+            mine, theirs = _schema_words(this), _schema_words(schemas[other])
+            matcher = SequenceMatcher(None, [w.lower() for w in mine], [w.lower() for w in theirs], autojunk=False)
+            return [i for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal" for i in range(i1, i2)
+                    if mine[i][:1].isalnum()]
+    return []
 
 
 def _unfit_referent(chosen: list[str], pron: str) -> str | None:
