@@ -85,8 +85,11 @@ def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
             continue
         tense = feats.get("Tense")
         others = [w for w in s.words if w[0] != wid and w[3].get("VerbForm") == "Fin" and "Tense" in w[3]]
+        markers = [c for c in s.children[subj] if _word(s, c)[5] in ("det", "nummod", "conj")]
         if not others or any(w[3]["Tense"] != tense for w in others):
-            drops["verb_agreement: no other finite verb fixing the tense"] += 1
+            timed = _timed_by_cue(s, wid, holder, tense, others, drops)
+            if timed:
+                yield wid, sorted({subj, *markers, *timed}), "verb_agreement_time"
             continue
         # a relative clause may hold a lasting state ("We [were] staying next to the airport which is located …")
         # and a perfect goes with a past ("the bartender [was] the rudest person I have ever met"): neither times
@@ -95,11 +98,77 @@ def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
                 and _word(s, _clause_of(s, w[0]))[5] != "acl:relcl"
                 and not (w[1].lower() in ("have", "has", "'ve") and w[5] == "aux")]
         if not cues:
+            timed = _timed_by_cue(s, wid, holder, tense, others, drops, counted=False)
+            if timed:
+                yield wid, sorted({subj, *markers, *timed}), "verb_agreement_time"
+                continue
             drops["verb_agreement: the tense only from a relative clause, a complement or a perfect (another tense fits as well)"] += 1
             continue
         cue = min(cues, key=lambda w: abs(w[0] - wid))[0]
-        markers = [c for c in s.children[subj] if _word(s, c)[5] in ("det", "nummod", "conj")]
         yield wid, sorted({subj, *markers, cue}), "verb_agreement"
+
+
+def _timed_by_cue(s: Sentence, wid: int, holder: int, tense: str | None, others: list[tuple], drops: Counter[str],
+                  counted: bool = True) -> list[int]:
+    """The words of a time expression in the masked verb's own clause that fix its tense where no other finite
+    verb does (``verb_agreement_time``): "yesterday", "N years ago", "last week", "in 1990" for the past;
+    "now", "currently", "nowadays" for the present. Empty, the reason counted in ``drops`` (when ``counted``),
+    where there is none, where it names the other tense ("he was now tired": a narrative past) or where another
+    finite verb of a timed main clause has the other tense."""
+    def drop(reason: str) -> list[int]:
+        if counted:
+            drops[reason] += 1
+        return []
+
+    if any(w[3]["Tense"] != tense and not _untimed(s, _clause_of(s, w[0]))
+           and _word(s, _clause_of(s, w[0]))[5] != "acl:relcl" for w in others):
+        return drop("verb_agreement: no other finite verb fixing the tense")
+    perfect = _word(s, wid)[1].lower() in ("has", "have") and _word(s, wid)[5] == "aux"
+    cue, cue_tense = _time_cue(s, holder, perfect)
+    if not cue:
+        return drop("verb_agreement: no other finite verb fixing the tense, nor a time expression in its clause")
+    if cue_tense != tense:
+        return drop("verb_agreement_time: the time expression names the other tense ('he was now tired': a "
+                    "narrative past; 'have … two years ago')")
+    return cue
+
+
+#: nouns after "last" that name a stretch of time already past ("last week"; not "last time", "last one")
+_PAST_NOUNS = {"night", "week", "weekend", "month", "year", "summer", "winter", "spring", "fall", "autumn", "season",
+               "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "semester", "decade"}
+#: adverbs of the present that a past verb does not take in plain prose ("is now", "are currently")
+_PRESENT_ADVERBS = {"now", "currently", "nowadays", "presently"}
+
+
+def _time_cue(s: Sentence, holder: int, perfect: bool) -> tuple[list[int], str | None]:
+    """A time expression attached to the clause head ``holder`` and the tense it fixes: "yesterday", "(two
+    years) ago", "last week" (no preposition: "in the last year" goes with a perfect), "in 1990" (a year up to
+    2010, after "in" alone) → Past; "now", "currently", "nowadays" (not "just now", "by now", "until now") → Pres;
+    for a ``perfect`` has/have, "for / over the last (past) N years" → Pres (the stretch reaches now)."""
+    for c in s.children[holder]:
+        form, upos, _f, _h, deprel = _word(s, c)[1:6]
+        low, kids = form.lower(), s.children[c]
+        if low == "yesterday" and not kids:
+            return [c], "Past"
+        if low == "ago":  # "long ago"
+            return [c, *[k for k in kids if _word(s, k)[2] != "PUNCT"]], "Past"
+        if low in _PRESENT_ADVERBS and deprel == "advmod" and not kids:
+            return [c], "Pres"
+        ago = [k for k in kids if _word(s, k)[1].lower() == "ago"]
+        if ago and upos == "NOUN":
+            return [c, ago[0]], "Past"
+        last = [k for k in kids if _word(s, k)[1].lower() in ("last", "past") and _word(s, k)[5] == "amod"]
+        if last and low in _PAST_NOUNS and not any(_word(s, k)[5] == "case" for k in kids):
+            return [last[0], c], "Past"
+        if last and low.rstrip("s") in _PAST_NOUNS and perfect and [
+                _word(s, k)[1].lower() for k in kids if _word(s, k)[5] in ("case", "det")] in (["for", "the"],
+                                                                                                 ["over", "the"]):
+            return [k for k in kids if _word(s, k)[5] == "case"] + [last[0], c], "Pres"
+        case = [k for k in kids if _word(s, k)[5] == "case"]
+        if (upos == "NUM" and form.isdigit() and len(form) == 4 and 1000 <= int(form) <= 2010 and deprel == "obl"
+                and [_word(s, k)[1].lower() for k in case] == ["in"]):
+            return [case[0], c], "Past"
+    return [], None
 
 
 def _clause_of(s: Sentence, wid: int) -> int:
@@ -151,6 +220,93 @@ def _reflexive(s: Sentence, drops: Counter[str]) -> Found:
             drops["reflexive: antecedent does not fix the form (name, 'you', person noun)"] += 1
             continue
         yield wid, sorted({antecedent, head}), "reflexive_antecedent"
+
+
+#: comparatives whose form shows no degree ("other than", "rather than")
+_THAN_HEADS = {"more", "less", "fewer", "rather", "other", "else"}
+
+
+def _comparative_than(s: Sentence, drops: Counter[str]) -> Found:
+    """``comparative_than``: "than" after the comparative it completes ("taller [than] John", "more [than] 60",
+    "rather [than] military pressure"); rationale: the comparative (with its "more"/"less") and the head of the
+    compared standard. Dropped: a "than" with no comparative before it (a typo for "then", a fragment)."""
+    for wid, form, _upos, _feats, head, deprel, _ in s.words:
+        if form.lower() != "than" or head == 0:
+            continue
+        if deprel == "fixed":  # "more than 60": the standard is the word "more" modifies
+            comparative, standard = head, _word(s, head)[4]
+        elif deprel in ("case", "mark"):
+            standard, comparative = head, _word(s, head)[4]
+        else:
+            drops["comparative_than: 'than' is not the marker of a compared standard"] += 1
+            continue
+        if not comparative or not standard or not comparative < wid < standard or standard == wid:
+            drops["comparative_than: the comparative not before it or the standard not after it"] += 1
+            continue
+        cform, _cupos, cfeats = _word(s, comparative)[1:4]
+        degree = [c for c in s.children[comparative] if _word(s, c)[1].lower() in ("more", "less") and c < comparative]
+        if cfeats.get("Degree") != "Cmp" and cform.lower() not in _THAN_HEADS and not degree:
+            drops["comparative_than: no comparative fixes it ('more X', '-er', 'other', 'rather')"] += 1
+            continue
+        yield wid, sorted({comparative, *degree, standard}), "comparative_than"
+
+
+def _as_as(s: Sentence, drops: Counter[str]) -> Found:
+    """``as_as``: the second "as" of an equative ("as big [as] a rat", "as soon [as] possible", "as well [as]");
+    rationale: the first "as" and the adjective or adverb it grades. Dropped: "as" before a word that does not
+    take it again ("as well ." at a clause's end)."""
+    for wid, form, _upos, _feats, head, deprel, _ in s.words:
+        if form.lower() != "as" or head == 0:
+            continue
+        if deprel == "fixed" and _word(s, head)[1].lower() == "as" and head < wid:
+            well = [c for c in s.children[head] if _word(s, c)[5] == "fixed" and head < c < wid]
+            if [_word(s, c)[1].lower() for c in well] != ["well"]:
+                continue
+            yield wid, sorted({head, *well}), "as_as"
+            continue
+        if deprel not in ("mark", "case"):
+            continue
+        clause = _word(s, head)[4]  # the compared clause or phrase hangs on the graded word
+        if not clause or clause > wid:
+            continue
+        first = [c for c in s.children[clause] if _word(s, c)[1].lower() == "as" and _word(s, c)[5] == "advmod"
+                 and c < clause]
+        if not first:
+            continue
+        if _word(s, clause)[2] not in ("ADJ", "ADV"):
+            drops["as_as: the first 'as' grades no adjective or adverb"] += 1
+            continue
+        yield wid, sorted({first[0], clause}), "as_as"
+
+
+#: the conjunction each first word of a correlative pair takes
+_CORRELATIVES = {"either": "or", "neither": "nor", "both": "and", "between": "and"}
+
+
+def _correlative(s: Sentence, drops: Counter[str]) -> Found:
+    """``correlative``: the conjunction a first word fixes ("either X [or] Y", "neither X [nor] Y", "both X [and]
+    Y", "between X [and] Y"); rationale: the first word and the heads of both conjuncts. Dropped: a pair that
+    does not read as the rule's ("neither … or"), a list of more than two ("between A , B , [and] C": "or" fits)."""
+    for wid, form, _upos, _feats, second, deprel, _ in s.words:
+        if deprel != "cc" or second == 0 or _word(s, second)[5] != "conj":
+            continue
+        first = _word(s, second)[4]
+        starters = [c for c in s.children[first] if c < first and (
+            _word(s, c)[5] == "cc:preconj" or (_word(s, c)[5] == "case" and _word(s, c)[1].lower() == "between"))]
+        if not starters or first == 0:
+            continue
+        starter = starters[0]
+        wanted = _CORRELATIVES.get(_word(s, starter)[1].lower())
+        if wanted is None:
+            drops["correlative: a first word with no single partner ('whether', 'not only')"] += 1
+            continue
+        if form.lower() != wanted:
+            drops["correlative: the text's conjunction is not the pair's ('neither … or')"] += 1
+            continue
+        if len([c for c in s.children[first] if _word(s, c)[5] == "conj"]) != 1:
+            drops["correlative: more than two conjuncts ('between A , B , [and] C': 'or' fits)"] += 1
+            continue
+        yield wid, sorted({starter, first, second}), "correlative"
 
 
 @lru_cache(maxsize=1)
@@ -216,7 +372,7 @@ def _de_particle(s: Sentence, drops: Counter[str]) -> Found:
         yield wid, rationale, "de_particle"
 
 
-RULES = {"en": (_verb_agreement, _reflexive), "zh": (_classifier, _de_particle)}
+RULES = {"en": (_verb_agreement, _reflexive, _comparative_than, _as_as, _correlative), "zh": (_classifier, _de_particle)}
 
 
 def grammar_items(data_dir: Path, lang: str, drops: Counter[str] | None = None) -> dict[str, list[Item]]:

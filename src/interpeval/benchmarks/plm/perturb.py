@@ -429,7 +429,7 @@ def _passive_en(item: Item) -> Item | None:
     tense = item.tree[v][3].get("Tense")
     if tense not in ("Past", "Pres") or v == item.mask or v in item.rationale:
         return None
-    if item.rule == "verb_agreement" and s0 <= item.mask <= o1:
+    if item.rule.startswith("verb_agreement") and s0 <= item.mask <= o1:  # also verb_agreement_time
         return None
     lemma = (getLemma(item.words[v].lower(), "VERB") or ("",))[0]
     if lemma in _STATIVE:

@@ -42,6 +42,8 @@ def fits_rule(record: GoldenRecord, word: str) -> bool:
         return False
     if rule.startswith("verb_agreement"):
         return low in AGREEMENT_FORMS
+    if rule in ("comparative_than", "as_as", "correlative"):  # the partner words of a pair
+        return low in ("than", "as", "and", "or", "nor", "but")
     if rule.startswith("reflexive"):
         return low.endswith(("self", "selves"))
     if rule.startswith("classifier"):
