@@ -7,6 +7,14 @@ rationale: the subject head with its determiners, numerals and conjuncts, and th
 ``reflexive_antecedent`` — a reflexive whose clause subject is a personal pronoun other than "you" (number and
 gender fixed), a plural noun (themselves) or a singular noun with "itself"; rationale: the antecedent and the verb
 the reflexive belongs to. Names and "you" are dropped (gender or number unknown to a reader).
+Round 9: ``verb_agreement_time`` — the same verbs where no other finite verb fixes the tense but a time
+expression of the verb's own clause does ("yesterday", "ago", "last week", "in 1990"; "now", "currently"; "for the
+last N years" with a perfect has/have); rationale: the subject and the time words. ``verb_agreement_there`` — "there
+[is/are] …", the noun after the verb fixing the number (the text's verb must agree with it), the tense as above;
+rationale: "there", the noun, its determiners/numerals, the tense cue. ``comparative_than`` — "than" after its
+comparative; ``as_as`` — the second "as" of "as … as", "as well as", and "such as"; ``correlative`` — "or" after
+"either", "nor" after "neither", "and" after "both" and "between"; rationale: the partner word and the compared
+or conjoined heads.
 Chinese (GSD, traditional script): ``classifier`` — a measure word whose counted noun the classifier lexicon
 (``data/plm/classifiers_zh.tsv``) ties to that one classifier; rationale: the noun and the numeral/demonstrative.
 ``de_particle`` — 的/地/得, rationale the modifier it marks and the word modified.
@@ -28,6 +36,8 @@ SOURCES = {"en": ("ud/UD_English-EWT/en_ewt-ud-dev.conllu", "ud/UD_English-EWT/e
            "zh": ("ud/UD_Chinese-GSD/zh_gsd-ud-dev.conllu", "ud/UD_Chinese-GSD/zh_gsd-ud-test.conllu")}
 _AGREEING = {"is", "are", "was", "were", "has", "have", "does", "do", "am"}
 _SUBJECTS = ("nsubj", "nsubj:pass")
+#: the number of the noun after "there" that each existential verb agrees with
+_THERE_NUMBER = {"is": "Sing", "was": "Sing", "has": "Sing", "are": "Plur", "were": "Plur", "have": "Plur"}
 #: verbs of saying and thinking: a clause they report may keep the present after a past verb (round 7)
 _REPORTING = {f"{stem}{end}" for stem, ends in (("say", ("", "s")), ("said", ("",)), ("tell", ("", "s")), ("told", ("",)),
               ("report", ("", "s", "ed")), ("think", ("", "s")), ("thought", ("",)), ("believe", ("", "s", "d")),
@@ -66,9 +76,25 @@ def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
         if supos not in ("NOUN", "PROPN", "PRON") or "Number" not in sfeats or sfeats.get("PronType") == "Rel":
             drops["verb_agreement: subject without number (relative, clause, numeral)"] += 1
             continue
-        if subj > wid:
+        # "there [are] two reasons": the subject after the verb fixes its number (``verb_agreement_there``)
+        there = wid - 1 if wid > 1 and _word(s, wid - 1)[1].lower() == "there" and _word(s, wid - 1)[5] == "expl" \
+            else None
+        if subj > wid and there is None:
             drops["verb_agreement: subject after the verb (question, inversion)"] += 1
             continue
+        if there and any(_word(s, c)[5] == "conj" for c in s.children[subj]):
+            drops["verb_agreement_there: two things after 'there' ('there [is] a cat and a dog': 'are' fits)"] += 1
+            continue
+        if there and _THERE_NUMBER.get(form.lower()) != sfeats["Number"]:
+            drops["verb_agreement_there: the text's verb does not agree with the noun after it ('there is "
+                  "attractions')"] += 1
+            continue
+        if there and any(not _inside(s, w, subj) and _word(s, w)[1].lower() != "been"
+                         and _word(s, w)[5] != "advmod" for w in range(wid + 1, subj)):
+            drops["verb_agreement_there: other words between the verb and its noun (a clause, a pause)"] += 1
+            continue
+        extra, name, timed_name = ([there], "verb_agreement_there", "verb_agreement_there") if there else (
+            [], "verb_agreement", "verb_agreement_time")
         if sform.lower() in _COLLECTIVE:
             drops["verb_agreement: collective noun subject (singular or plural verb)"] += 1
             continue
@@ -89,7 +115,7 @@ def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
         if not others or any(w[3]["Tense"] != tense for w in others):
             timed = _timed_by_cue(s, wid, holder, tense, others, drops)
             if timed:
-                yield wid, sorted({subj, *markers, *timed}), "verb_agreement_time"
+                yield wid, sorted({subj, *markers, *timed, *extra}), timed_name
             continue
         # a relative clause may hold a lasting state ("We [were] staying next to the airport which is located …")
         # and a perfect goes with a past ("the bartender [was] the rudest person I have ever met"): neither times
@@ -100,12 +126,19 @@ def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
         if not cues:
             timed = _timed_by_cue(s, wid, holder, tense, others, drops, counted=False)
             if timed:
-                yield wid, sorted({subj, *markers, *timed}), "verb_agreement_time"
+                yield wid, sorted({subj, *markers, *timed, *extra}), timed_name
                 continue
             drops["verb_agreement: the tense only from a relative clause, a complement or a perfect (another tense fits as well)"] += 1
             continue
         cue = min(cues, key=lambda w: abs(w[0] - wid))[0]
-        yield wid, sorted({subj, *markers, cue}), "verb_agreement"
+        yield wid, sorted({subj, *markers, cue, *extra}), name
+
+
+def _inside(s: Sentence, wid: int, top: int) -> bool:
+    """Whether word ``wid`` is in the subtree of word ``top``."""
+    while wid and wid != top:
+        wid = _word(s, wid)[4]
+    return wid == top
 
 
 def _timed_by_cue(s: Sentence, wid: int, holder: int, tense: str | None, others: list[tuple], drops: Counter[str],
@@ -122,11 +155,11 @@ def _timed_by_cue(s: Sentence, wid: int, holder: int, tense: str | None, others:
 
     if any(w[3]["Tense"] != tense and not _untimed(s, _clause_of(s, w[0]))
            and _word(s, _clause_of(s, w[0]))[5] != "acl:relcl" for w in others):
-        return drop("verb_agreement: no other finite verb fixing the tense")
+        return drop("verb_agreement: finite verbs of another tense in timed clauses (no tense fixed)")
     perfect = _word(s, wid)[1].lower() in ("has", "have") and _word(s, wid)[5] == "aux"
     cue, cue_tense = _time_cue(s, holder, perfect)
     if not cue:
-        return drop("verb_agreement: no other finite verb fixing the tense, nor a time expression in its clause")
+        return drop("verb_agreement: no other finite verb fixing the tense")  # nor a time expression in its clause
     if cue_tense != tense:
         return drop("verb_agreement_time: the time expression names the other tense ('he was now tired': a "
                     "narrative past; 'have … two years ago')")
@@ -252,11 +285,14 @@ def _comparative_than(s: Sentence, drops: Counter[str]) -> Found:
 
 
 def _as_as(s: Sentence, drops: Counter[str]) -> Found:
-    """``as_as``: the second "as" of an equative ("as big [as] a rat", "as soon [as] possible", "as well [as]");
-    rationale: the first "as" and the adjective or adverb it grades. Dropped: "as" before a word that does not
+    """``as_as``: the second "as" of an equative ("as big [as] a rat", "as soon [as] possible", "as well [as]")
+    and the "as" of "such [as]"; rationale: the first "as" and the adjective or adverb it grades ("such"). Dropped: "as" before a word that does not
     take it again ("as well ." at a clause's end)."""
     for wid, form, _upos, _feats, head, deprel, _ in s.words:
         if form.lower() != "as" or head == 0:
+            continue
+        if deprel == "fixed" and _word(s, head)[1].lower() == "such" and head == wid - 1:  # "such [as] Hamas"
+            yield wid, [head], "as_as"
             continue
         if deprel == "fixed" and _word(s, head)[1].lower() == "as" and head < wid:
             well = [c for c in s.children[head] if _word(s, c)[5] == "fixed" and head < c < wid]
