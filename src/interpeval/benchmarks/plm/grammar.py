@@ -273,7 +273,7 @@ def _comparative_than(s: Sentence, drops: Counter[str]) -> Found:
         else:
             drops["comparative_than: 'than' is not the marker of a compared standard"] += 1
             continue
-        if not comparative or not standard or not comparative < wid < standard or standard == wid:
+        if not comparative or not standard or not comparative < wid < standard:
             drops["comparative_than: the comparative not before it or the standard not after it"] += 1
             continue
         cform, _cupos, cfeats = _word(s, comparative)[1:4]
@@ -286,8 +286,8 @@ def _comparative_than(s: Sentence, drops: Counter[str]) -> Found:
 
 def _as_as(s: Sentence, drops: Counter[str]) -> Found:
     """``as_as``: the second "as" of an equative ("as big [as] a rat", "as soon [as] possible", "as well [as]")
-    and the "as" of "such [as]"; rationale: the first "as" and the adjective or adverb it grades ("such"). Dropped: "as" before a word that does not
-    take it again ("as well ." at a clause's end)."""
+    and the "as" of "such [as]"; rationale: the first "as" and the adjective or adverb it grades ("such").
+    Dropped: a first "as" that grades no adjective or adverb. A lone "as well" at a clause's end is no candidate."""
     for wid, form, _upos, _feats, head, deprel, _ in s.words:
         if form.lower() != "as" or head == 0:
             continue
@@ -302,17 +302,17 @@ def _as_as(s: Sentence, drops: Counter[str]) -> Found:
             continue
         if deprel not in ("mark", "case"):
             continue
-        clause = _word(s, head)[4]  # the compared clause or phrase hangs on the graded word
-        if not clause or clause > wid:
+        graded = _word(s, head)[4]  # the compared clause or phrase hangs on the graded word
+        if not graded or graded > wid:
             continue
-        first = [c for c in s.children[clause] if _word(s, c)[1].lower() == "as" and _word(s, c)[5] == "advmod"
-                 and c < clause]
+        first = [c for c in s.children[graded] if _word(s, c)[1].lower() == "as" and _word(s, c)[5] == "advmod"
+                 and c < graded]
         if not first:
             continue
-        if _word(s, clause)[2] not in ("ADJ", "ADV"):
+        if _word(s, graded)[2] not in ("ADJ", "ADV"):
             drops["as_as: the first 'as' grades no adjective or adverb"] += 1
             continue
-        yield wid, sorted({first[0], clause}), "as_as"
+        yield wid, sorted({first[0], graded}), "as_as"
 
 
 #: the conjunction each first word of a correlative pair takes
