@@ -207,6 +207,8 @@ def _de_particle(s: Sentence, drops: Counter[str]) -> Found:
             continue
         if deprel == "compound:ext":  # 得: the verb (head) and its complement
             rationale = [head, *[c for c in s.children[head] if _word(s, c)[5] in ("xcomp", "advmod") and c > wid]]
+        elif head > wid:  # 的 attached to the word it modifies: the modifier is that word's child before 的
+            rationale = _de_modifier_before(s, wid, head)
         else:  # 的/地: the modifier (head) and the word it modifies
             modified = _word(s, head)[4]
             rationale = [head] + ([modified] if modified > wid else [])
@@ -214,6 +216,14 @@ def _de_particle(s: Sentence, drops: Counter[str]) -> Found:
             drops["de_particle: modified word not in the sentence"] += 1
             continue
         yield wid, rationale, "de_particle"
+
+
+def _de_modifier_before(s: Sentence, wid: int, modified: int) -> list[int]:
+    """The modifier and the modified word of a 的 the tree attaches to the word after it ("關於精靈之眼的介紹": 的 →
+    介紹, so the 'modified word' of its head was the far verb 敘述; seed 9393): the modified word's nearest child
+    before 的, or nothing."""
+    before = [c for c in s.children[modified] if c < wid and _word(s, c)[2] not in ("PUNCT", "ADP")]
+    return [max(before), modified] if before else []
 
 
 RULES = {"en": (_verb_agreement, _reflexive), "zh": (_classifier, _de_particle)}
