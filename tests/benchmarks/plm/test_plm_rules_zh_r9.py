@@ -159,3 +159,13 @@ def test_reasoning_drops_a_noun_after_a_bare_demonstrative():
     assert "bare 那/这" in copa_item("zh", "我把水果忘在桌子上了。", "effect", "苍蝇挤满了那水果。")
     kept = copa_item("zh", "这个国家发现了新的土地。", "effect", "这个国家殖民了这片土地。")
     assert isinstance(kept, Item) and kept.answer == "土地"  # 片 chooses 土地 over 国家
+
+
+def test_computation_rationale_holds_the_clause_that_asks(tmp_path):
+    # seed 2929: "小方至少要摸出多少只袜子，才能保证…" — the asking clause sits before the last comma and was left out
+    socks = {"id": "1", "original_text": "盒子里有5只红袜子和4只白袜子，小方至少要摸出多少只袜子，才能保证有两只颜色不同的袜子．",
+             "segmented_text": "盒子 里 有 5 只 红 袜子 和 4 只 白 袜子 ， 小方 至少 要 摸出 多少 只 袜子 ， 才能 保证 有 两只 "
+                               "颜色 不同 的 袜子 ．", "equation": "x=5+1", "ans": "6"}
+    _write_math23k(tmp_path, [socks])
+    item = computation_items(tmp_path, "zh", Counter())["mwp_answer"][0]
+    assert {"摸出", "多少"} <= {item.words[i] for i in item.rationale}

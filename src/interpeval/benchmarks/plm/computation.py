@@ -82,6 +82,19 @@ def _stating(words: list[str], lang: str, used: set[float]) -> set[int]:
     return out
 
 
+def _zh_asking(words: list[str]) -> set[int]:
+    """Indices of the Chinese clauses that ask (多少, 几 …): the question may sit before the last comma ("小方至少要
+    摸出多少只袜子，才能保证有两只颜色不同的袜子", seed 2929: the rationale lacked what is asked)."""
+    breaks = ("。", "，", "．", "？", "！", "；", "：", ",")
+    out: set[int] = set()
+    start = 0
+    for end in [*[i for i, w in enumerate(words) if w in breaks], len(words)]:
+        if any(w.startswith(("多少", "几", "幾")) for w in words[start:end]):
+            out.update(range(start, end))
+        start = end + 1
+    return out
+
+
 def _problem(row: dict[str, Any]) -> tuple[str, str, str | None]:
     """``(text, equation, whole answer or None)`` across the three datasets' field names."""
     if "original_text" in row and "equation" in row:
@@ -161,6 +174,8 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
                 drops["computation: no number of the equation written in the problem"] += 1
                 continue
             asked = set(range(_question_start(problem, lang), len(problem)))
+            if lang == "zh":
+                asked |= _zh_asking(problem)
             rationale += [i for i in _stating(problem, lang, used) | asked if (
                 is_en_content(problem[i]) if lang == "en" else problem[i] not in function_words("zh")
                 and problem[i].isalnum())]
