@@ -169,3 +169,33 @@ def test_computation_rationale_holds_the_clause_that_asks(tmp_path):
     _write_math23k(tmp_path, [socks])
     item = computation_items(tmp_path, "zh", Counter())["mwp_answer"][0]
     assert {"摸出", "多少"} <= {item.words[i] for i in item.rationale}
+
+
+_GSD_ADVERBIAL_DE = """# sent_id = dev-s301
+# text = 相反的只會說吉大港語的人聽不懂孟加拉語。
+1	相反	相反	ADJ	JJ	_	11	advmod	_	SpaceAfter=No
+2	的	的	SCONJ	DEV	_	1	mark:adv	_	SpaceAfter=No
+3	只	只	ADV	RB	_	5	advmod	_	SpaceAfter=No
+4	會	會	AUX	MD	_	5	aux	_	SpaceAfter=No
+5	說	說	VERB	VV	_	10	acl:relcl	_	SpaceAfter=No
+6	吉大	吉大	PROPN	NNP	_	7	compound	_	SpaceAfter=No
+7	港	港	PART	SFN	_	8	compound	_	SpaceAfter=No
+8	語	語	PART	SFN	_	5	obj	_	SpaceAfter=No
+9	的	的	SCONJ	DEC	_	5	mark:rel	_	SpaceAfter=No
+10	人	人	NOUN	NN	_	11	nsubj	_	SpaceAfter=No
+11	聽	聽	VERB	VV	_	0	root	_	SpaceAfter=No
+12	不懂	不懂	VERB	VV	_	11	compound:vv	_	SpaceAfter=No
+13	孟加拉語	孟加拉語	PROPN	NNP	_	11	obj	_	SpaceAfter=No
+14	。	。	PUNCT	.	_	11	punct	_	SpaceAfter=No
+
+"""
+
+
+def test_de_as_an_adverbial_marker_is_no_item(tmp_path):
+    # seed 2929: "[相反]<的>只會說吉大港語的人[聽]不懂" — 地 fits as well; the relative 的 (word 9) stays an item
+    path = tmp_path / "gsd.conllu"
+    path.write_text(_GSD_ADVERBIAL_DE, encoding="utf-8")
+    drops = Counter()
+    found = list(_de_particle(next(iter(read_conllu(path))), drops))
+    assert [mask for mask, _, _ in found] == [9]
+    assert drops["de_particle: 的 marking an adverbial (地 fits as well)"] == 1

@@ -205,6 +205,9 @@ def _de_particle(s: Sentence, drops: Counter[str]) -> Found:
             continue
         if head == 0:
             continue
+        if form == "的" and deprel == "mark:adv":  # "相反的只會說…的人聽不懂" (seed 2929): 地 is the standard form
+            drops["de_particle: 的 marking an adverbial (地 fits as well)"] += 1
+            continue
         if deprel == "compound:ext":  # 得: the verb (head) and its complement
             rationale = [head, *[c for c in s.children[head] if _word(s, c)[5] in ("xcomp", "advmod") and c > wid]]
         elif head > wid:  # 的 attached to the word it modifies: the modifier is that word's child before 的
