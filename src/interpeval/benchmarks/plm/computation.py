@@ -49,6 +49,10 @@ _MIXED_RATIO = re.compile(r"\bratio of (?:\S+ )?[\d.,]+ (\w+?)s? to (?:\S+ )?[\d
 #: a question that says which of two unknowns it asks for ("the larger number", "the other")
 _WHICH = re.compile(r"\b(?:larger|smaller|greater|lesser|bigger|first|second|other|each|both|two|product|sum|"
                     r"difference|least|largest|smallest)\b", re.IGNORECASE)
+#: a discount (打0.8, 打八折) and an amount it takes off (降了40元, 便宜了60元): the price before is the amount over
+#: 1 − the rate; "一双皮鞋打0.8后降了40元" has the equation 40/0.8 and the answer 50, not 200 (seed 9393)
+_ZH_DISCOUNT = re.compile(r"打(?:\d?\.\d+|[\d一二三四五六七八九]+折)")
+_ZH_TAKEN_OFF = re.compile(r"(?:降|便宜|优惠|节省|省)了?\d")
 _OPERATOR = re.compile(r"(?<=[\w)%.])\s*[-+*/]\s*(?=[\w(.])")
 
 
@@ -73,6 +77,19 @@ def _stating(words: list[str], lang: str, used: set[float]) -> set[int]:
     start = 0
     for end in [*[i for i, w in enumerate(words) if w in breaks], len(words)]:
         if used & {v for w in words[start:end] for v in numbers_in(w)}:
+            out.update(range(start, end))
+        start = end + 1
+    return out
+
+
+def _zh_asking(words: list[str]) -> set[int]:
+    """Indices of the Chinese clauses that ask (多少, 几 …): the question may sit before the last comma ("小方至少要
+    摸出多少只袜子，才能保证有两只颜色不同的袜子", seed 2929: the rationale lacked what is asked)."""
+    breaks = ("。", "，", "．", "？", "！", "；", "：", ",")
+    out: set[int] = set()
+    start = 0
+    for end in [*[i for i, w in enumerate(words) if w in breaks], len(words)]:
+        if any(w.startswith(("多少", "几", "幾")) for w in words[start:end]):
             out.update(range(start, end))
         start = end + 1
     return out
@@ -121,6 +138,11 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
                 # "Five times a number is equal to another number. Their difference is 52": 13 or -65 (round 8)
                 drops["computation: a difference of two unknowns without its order (either may be subtracted)"] += 1
                 continue
+            if (lang == "zh" and _ZH_DISCOUNT.search(text) and _ZH_TAKEN_OFF.search(text)
+                    and "1-" not in equation.replace(" ", "")):
+                drops["computation: a discount and the amount it takes off, with an equation that divides by the "
+                      "rate (打0.8后降了40元: 200, the source says 50)"] += 1
+                continue
             question = re.split(r"(?<=[.?!])\s+", text.strip())[-1]
             if (len(set(re.findall(r"(?<![A-Za-z])[a-z](?![A-Za-z])", equation))) >= 2
                     and re.search(r"\bthe number\b", question, re.I) and not _WHICH.search(question)):
@@ -152,6 +174,8 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
                 drops["computation: no number of the equation written in the problem"] += 1
                 continue
             asked = set(range(_question_start(problem, lang), len(problem)))
+            if lang == "zh":
+                asked |= _zh_asking(problem)
             rationale += [i for i in _stating(problem, lang, used) | asked if (
                 is_en_content(problem[i]) if lang == "en" else problem[i] not in function_words("zh")
                 and problem[i].isalnum())]

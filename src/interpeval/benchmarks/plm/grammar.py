@@ -397,8 +397,13 @@ def _de_particle(s: Sentence, drops: Counter[str]) -> Found:
             continue
         if head == 0:
             continue
+        if form == "的" and deprel == "mark:adv":  # "相反的只會說…的人聽不懂" (seed 2929): 地 is the standard form
+            drops["de_particle: 的 marking an adverbial (地 fits as well)"] += 1
+            continue
         if deprel == "compound:ext":  # 得: the verb (head) and its complement
             rationale = [head, *[c for c in s.children[head] if _word(s, c)[5] in ("xcomp", "advmod") and c > wid]]
+        elif head > wid:  # 的 attached to the word it modifies: the modifier is that word's child before 的
+            rationale = _de_modifier_before(s, wid, head)
         else:  # 的/地: the modifier (head) and the word it modifies
             modified = _word(s, head)[4]
             rationale = [head] + ([modified] if modified > wid else [])
@@ -406,6 +411,14 @@ def _de_particle(s: Sentence, drops: Counter[str]) -> Found:
             drops["de_particle: modified word not in the sentence"] += 1
             continue
         yield wid, rationale, "de_particle"
+
+
+def _de_modifier_before(s: Sentence, wid: int, modified: int) -> list[int]:
+    """The modifier and the modified word of a 的 the tree attaches to the word after it ("關於精靈之眼的介紹": 的 →
+    介紹, so the 'modified word' of its head was the far verb 敘述; seed 9393): the modified word's nearest child
+    before 的, or nothing."""
+    before = [c for c in s.children[modified] if c < wid and _word(s, c)[2] not in ("PUNCT", "ADP")]
+    return [max(before), modified] if before else []
 
 
 RULES = {"en": (_verb_agreement, _reflexive, _comparative_than, _as_as, _correlative), "zh": (_classifier, _de_particle)}

@@ -137,6 +137,9 @@ _ZH_PART_OF = re.compile(r"一些|部分|许多|其中|之一|有些|多数")
 _ZH_TRANSLITERATION = set("拉德利斯尔克特尼亚纳多奥维里卡丹萨塞赛罗洛夫基姆伦森默曼顿逊普布格兰恩莫诺蒙托雷乔艾"
                           "比迪杰吉皮佩埃蒂西勒贝伯哈汉沃华柯科瓦茨兹马米梅麦玛菲弗福罗鲁卢路娜娅莎丝妮琳")
 #: what is said of a person: with one part of a foreign name the statement names no one in particular
+#: measures of a kind, not of one thing: "剃刀嘴凤冠雉体长为[89厘米]" — a species' length is a range, 83 or 85 厘米 fit
+#: as naturally (independent review, seed 9393)
+_ZH_KIND_MEASURES = ("体长",)
 _ZH_PERSON_FACTS = ("退役", "退休", "去世", "逝世", "病逝", "出生", "诞生", "原名", "本名", "艺名", "笔名", "母亲",
                     "父亲", "国籍", "祖籍", "谥号", "绰号", "外号")
 
@@ -454,6 +457,10 @@ def one_answer_relation(lang: str, words: list[str], mask: int, rule: str) -> st
     role = re.search(r"(" + "|".join(_ZH_ROLES) + r")(?:是|为|為|叫|叫做|名为|称为|有|达|約|约)?$", before)
     if not date and (before.endswith(_ZH_NESTED_PLACE) or role and role.group(1) in _ZH_PLACE_ROLES):
         return "knowledge: a place inside places (位于[英国]: 英格兰 fits as well)"
+    if role and role.group(1) in _ZH_KIND_MEASURES:
+        return "knowledge: a measure of a kind (体长 of a species is a range: 83 or 85 厘米 fit as well)"
+    if not date and _zh_place_belongs(words, mask):
+        return "knowledge: a place inside places (位于[英国]: 英格兰 fits as well)"
     if role and role.group(1) == "谥号" and re.search(r"[王帝公侯]$", answer) and len(answer) > 2:
         return "knowledge: a 谥号 written with its title (蜀献王: the 谥号 is 献)"
     if not date and role:
@@ -463,6 +470,16 @@ def one_answer_relation(lang: str, words: list[str], mask: int, rule: str) -> st
     if mask == 0 and after.startswith(_ZH_AGENT_VERBS) or before.endswith("由") and after.startswith(_ZH_AGENT_VERBS):
         return None
     return "knowledge: relation with more than one answer for its subject (领导, 获得, 有 …)"
+
+
+def _zh_place_belongs(words: list[str], mask: int) -> bool:
+    """Whether a place is said to belong somewhere ("威姆兰隶属于[斯韦阿法院]"): a place belongs to a country, a
+    province and a court district at once, so a reader gives 瑞典 (seed 9393); an organisation's 隶属于 names one
+    body ("美国特勤局隶属于[美国国土安全部]")."""
+    if mask == 0 or words[mask - 1] != "隶属于":
+        return False
+    subject = zh_words("".join(words[:mask - 1]).split("，")[-1])
+    return bool(subject) and subject[-1][1].startswith("ns")  # 美国|特勤|局 ends in an organisation's word
 
 
 def _inside_zh_name(words: list[str], flags: list[str], i: int, mask: int) -> bool:
@@ -516,7 +533,8 @@ def _item(lang: str, words: list[str], mask: int, flags: list[str] | None, rule:
         titled = {i for i in range(len(words)) if "".join(words[:i]).count("《") > "".join(words[:i]).count("》")}
         content = [i for i, f in enumerate(tags) if i != mask and (
             is_zh_content(words[i], f) or f == "x" and has_cjk(words[i]) or _inside_zh_name(words, tags, i, mask)
-            or i in titled and has_cjk(words[i]))]  # every word of a title: 《暴政的假面游行》 (round 8)
+            or i in titled and has_cjk(words[i])  # every word of a title: 《暴政的假面游行》 (round 8)
+            or words[i] in _ZH_ROLES)]  # the relation, whatever jieba's tag: 前身 is tagged r (seed 9393)
     if not content:
         return "knowledge: statement without content words"
     return Item(lang, "knowledge", words, mask, content, f"{rule}+statement_content", prov)

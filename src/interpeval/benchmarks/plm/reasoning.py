@@ -38,6 +38,10 @@ _DETERMINERS = {"the", "a", "an", "his", "her", "my", "their", "our", "your", "i
 #: Chinese words before a noun that leave no room for a pronoun (那个[女人], 这片[土地], 其[公民])
 _ZH_DETERMINERS = ("这", "那", "该", "此", "其", "每")
 
+#: a demonstrative without a classifier: "苍蝇挤满了那[水果]" takes 桌子 as well (seeds 6263, 9393), where "这片[土地]",
+#: "那个[女孩]" choose by their classifier and "她的[手指]" by its owner
+_ZH_BARE_DEMONSTRATIVES = ("那", "这", "這")
+
 
 def _copa_en(path: Path) -> list[tuple[str, str, str, int]]:
     """``(premise, question, correct alternative, item id)`` of every COPA item."""
@@ -136,6 +140,9 @@ def copa_item(lang: str, premise: str, question: str, alternative: str) -> Item 
                 "word fits as naturally)")
     if len(things) < 2:
         return "reasoning: the premise names one thing (nothing for the causal link to decide)"
+    if lang == "zh" and right[repeated[-1] - 1] in _ZH_BARE_DEMONSTRATIVES:
+        return ("reasoning: a bare 那/这 before the noun (no classifier tells the premise's nouns apart: "
+                "苍蝇挤满了那[水果] / 桌子)")
     connective = CONNECTIVES[lang][question]
     words = [*left, *connective, *right, "." if lang == "en" else "。"]
     offset = len(left) + len(connective)

@@ -201,3 +201,8 @@ def is_traditional(text: str) -> bool:
     simplified = sum(to_traditional.convert(c) != c for c in text)
     return traditional > simplified
 
+
+
+def to_simplified(text: str) -> str:
+    """``text`` in simplified script (OpenCC t2s), so one word list serves GSD's traditional sentences too."""
+    return _opencc("t2s").convert(text)
