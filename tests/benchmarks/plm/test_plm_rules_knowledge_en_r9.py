@@ -82,16 +82,19 @@ def test_knowledge_keeps_a_statement_its_answer_sentence_states(tmp_path, questi
     assert built == [statement.replace("[MASK]", answer)]
 
 
-def test_support_check_cannot_see_a_source_date_that_differs_from_common_knowledge(tmp_path):
-    # seed 9393 (groups 49, 58): the paragraph states these dates itself, so the support check keeps them; a reader
-    # gives 1666 / 1600 — only world knowledge tells (documented as still short in docs/plm.md, round 9)
-    built, _ = _built(tmp_path, [
+def test_knowledge_drops_a_founding_year_when_the_sentence_gives_a_second_start(tmp_path):
+    # seed 9393 (groups 49, 58): the support check keeps these (the paragraph states the dates), but a reader gives
+    # 1666 / 1600: the brewery had an earlier name, the company a charter the following year
+    built, drops = _built(tmp_path, [
         ("When was the Old Truman Brewery founded?", "1724",
          "The Old Truman Brewery, then known as the Black Eagle Brewery, was founded in 1724."),
         ("When was the British East India Company established?", "1599",
          "In 1599 the British East India Company was established and was chartered in the following year."),
+        ("When was the Muslim Brotherhood founded?", "1928", "The Muslim Brotherhood was founded in 1928 in Egypt."),
     ])
-    assert len(built) == 2
+    assert built == ["The Muslim Brotherhood was founded in the year 1928 ."]
+    assert drops["knowledge: a founding year where the sentence gives a second start (chartered the following "
+                 "year, then known as …)"] == 2
 
 
 @pytest.mark.parametrize("question, answer, statement", [
