@@ -45,6 +45,9 @@ _UNSUPPORTED = "the sentence holding the answer does not state the relation"
     ("When was the song Fog on the Tyne released?", "1971",
      "Lindisfarne are a folk rock band from Newcastle. Their most famous song, \"Fog on the Tyne\" (1971), was "
      "covered by Paul Gascoigne in 1990."),
+    # a place the paragraph names with "at", not "located" (earlier sheets: Stalag XVIII-D)
+    ("Where was the German prison camp called Stalag XVIII-D located?", "Maribor",
+     "Over 100 POWs were transported from Stalag XVIII-D at Maribor to Ožbalt each morning."),
     # "of Germany" is not "born in Germany"
     ("In what city was Friedrich Ratzel born?", "Karlsruhe",
      "Political geographers such as Friedrich Ratzel of Karlsruhe supported imperialism."),
@@ -76,6 +79,11 @@ def test_knowledge_drops_a_statement_the_answer_sentence_does_not_state(tmp_path
     ("In what year was Fort Coligny destroyed?", "1560",
      "The French built Fort Coligny on an island. The fort was destroyed in 1560 by the Portuguese.",
      "Fort Coligny was destroyed in the year [MASK] ."),
+    # founded / established name one event; a qualifier of the name ("in Rotterdam") from elsewhere in the paragraph
+    ("When was the FSO Car Factory founded?", "1951", "Cars are made in Warsaw. The FSO Car Factory was established in "
+     "1951.", "The FSO Car Factory was founded in the year [MASK] ."),
+    ("What year was Feyenoord in Rotterdam founded?", "1908", "Rotterdam has three professional clubs. Feyenoord, "
+     "founded in 1908, has won fourteen national titles.", "Feyenoord in Rotterdam was founded in the year [MASK] ."),
 ])
 def test_knowledge_keeps_a_statement_its_answer_sentence_states(tmp_path, question, answer, paragraph, statement):
     built, _ = _built(tmp_path, [(question, answer, paragraph)])

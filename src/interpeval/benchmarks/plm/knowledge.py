@@ -699,6 +699,8 @@ _EN_NOMINALS = {"die": ("death", "dead"), "bear": ("birth",), "found": ("founder
                 "dedicate": ("dedication",), "open": ("opening",), "begin": ("beginning",), "paint": ("painter",),
                 "direct": ("director",), "translate": ("translation", "translator"), "write": ("writer",),
                 "compile": ("compilation", "compiler"), "launch": ("launch",), "release": ("release",)}
+#: verbs of one event, the start of an organisation: a question may ask "founded" of "was established" (round 9)
+_EN_FOUNDING = {"found", "establish", "start", "create"}
 #: words that refer back to a name in an earlier sentence ("He died in 1259", "The fort was destroyed in 1560")
 _EN_BACK_REFERENCES = {"he", "she", "it", "they", "his", "her", "its", "their"}
 #: words the statement frames put before the answer ("in the year [MASK]", "in the city of [MASK]")
@@ -737,18 +739,23 @@ def en_supported(item: Item, context: str, start: int) -> str | None:
     """Why the paragraph sentence that holds the answer does not state the statement's relation (the reason of the
     drop), or None (round 9, issue 26): every content word of the statement — the subject's name and the relation's
     verb or role — must occur in that sentence, by lemma (a verb's noun counts: "the founding of"; a life span
-    "Zhu Shijie (1249–1314)" states born and died). A name may stand in an earlier sentence when this one refers
-    back to it ("He died in 1259", "The fort was destroyed in 1560"). Otherwise the question asked for an
+    "Zhu Shijie (1249–1314)" states born and died; founded, established, started and created name one
+    event). A name may stand in an earlier sentence when this one refers back to it ("He died in 1259", "The fort
+    was destroyed in 1560"), and a qualifier of a name the sentence gives may stand anywhere in the paragraph
+    ("Feyenoord in Rotterdam": the sentence says "Feyenoord, founded in 1908"). Otherwise the question asked for an
     inference or a paraphrase ("Simpson's first Doctor Who score was Planet of Giants" → "the episode name of …"),
     and the statement is the question writer's claim, not the source's."""
     words, m = item.words, item.mask
     before, sentence = _en_sentence_at(context, start)
     tokens = en_tokens(sentence)
     here = set().union(*(_en_forms(t) for t in tokens)) if tokens else set()
+    paragraph = set().union(*(_en_forms(t) for t in en_tokens(context)))
     earlier = set().union(*(_en_forms(t) for t in en_tokens(before))) if before else set()
     lowered = [t.lower() for t in tokens]
     back = any(t in _EN_BACK_REFERENCES for t in lowered)
     span = re.search(r"\(\s*\d{3,4}\s*[–-]\s*\d{3,4}\s*\)", sentence)
+    names = [i for i in item.rationale if i != m and words[i][:1].isupper()]
+    named_here = any(_en_forms(words[i]) & here for i in names)
     for i in item.rationale:
         w = words[i]
         if i == m or m - 4 <= i < m and w.lower() in _EN_FRAME_NOUNS:
@@ -756,12 +763,14 @@ def en_supported(item: Item, context: str, start: int) -> str | None:
         forms = _en_forms(w)
         verb = _lemma(w) if w.islower() else None
         forms.update(_EN_NOMINALS.get(verb or "", ()))
+        if verb in _EN_FOUNDING:  # "founded" asked of "was established in 1951": the same event
+            forms.update(*(_EN_NOMINALS.get(v, ()) for v in _EN_FOUNDING), _EN_FOUNDING)
         if forms & here or verb in ("bear", "die") and span:
             continue
         anaphor = back or any(t == "the" and k + 1 < len(lowered) and lowered[k + 1] in {x.lower() for x in words}
                               for k, t in enumerate(lowered))
-        if w[:1].isupper() and anaphor and forms & earlier:
-            continue
+        if w[:1].isupper() and (anaphor and forms & earlier or named_here and forms & paragraph):
+            continue  # a name of an earlier sentence, or a qualifier the paragraph gives ("Feyenoord in Rotterdam")
         return ("knowledge: the sentence holding the answer does not state the relation (the question asked for "
                 "an inference or a paraphrase: the question writer's claim)")
     return None
