@@ -221,7 +221,9 @@ def en_statement(question: str, answer: str) -> tuple[list[str], int, str] | str
     Shapes: "Who/What V-ed X?" → "[MASK] V-ed X ." (``wh_subject``); "Who/What is X?" → "X is [MASK] ."
     (``wh_be``; not when X ends in a participle or preposition: "What is X called?"); "When/Where did X V?" →
     "X V-ed in [MASK] ." (``wh_do``; When only with a year, Where only with a capitalised place); "What did X V?"
-    → "X V-ed [MASK] ." (``wh_do``). Every other shape (How, Why, Which N, What N V …) is left out.
+    → "X V-ed [MASK] ." (``wh_do``); "In which city was X born?" → "X was born in the city of [MASK] ."
+    (``wh_place_typed``); "Which architect designed X?" → "[MASK] designed X ." (``wh_subject_typed``). Every other
+    shape (How, Why, Which N is …, What N V …) is left out.
     """
     q = en_tokens(question.rstrip("?").strip())
     place_noun = None
