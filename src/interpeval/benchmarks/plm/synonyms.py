@@ -201,3 +201,35 @@ def is_traditional(text: str) -> bool:
     simplified = sum(to_traditional.convert(c) != c for c in text)
     return traditional > simplified
 
+
+
+#: WordNet 3.0's person.n.01 ("a human being")
+_WN_PERSON = "00007846"
+
+
+def en_names_person(noun: str) -> bool:
+    """Whether ``noun``'s most frequent WordNet sense is a kind of person.n.01 ("friend", "woman", "teller"; not
+    "bull" or "room"), its plural read as its lemma. Two such nouns of one sentence can both do a person's action
+    ("the woman spotted her friend because the [friend] waved": either waves)."""
+    from lemminflect import getAllLemmas
+
+    lemma = getAllLemmas(noun.lower()).get("NOUN", (noun.lower(),))[0]
+    entry = _wn_index("noun").get(lemma)
+    if entry is None:
+        return False
+    todo, seen = [entry[1][0]], set()
+    while todo:
+        offset = todo.pop()
+        if offset == _WN_PERSON:
+            return True
+        if offset in seen:
+            continue
+        seen.add(offset)
+        fields = _wn_data("noun")[offset].split()
+        count = int(fields[3], 16)
+        pointers = int(fields[4 + 2 * count])
+        for k in range(pointers):
+            symbol, target = fields[5 + 2 * count + 4 * k: 7 + 2 * count + 4 * k]
+            if symbol in ("@", "@i"):
+                todo.append(target)
+    return False
