@@ -219,11 +219,8 @@ def _relation_words(left: list[str], heads: list[str]) -> list[int]:
         kept: list[int] = []
         for j in range(h + 1, min(stop, h + 9)):
             low = left[j].lower()
-            if low in _NEGATIONS or low.endswith("n't"):
-                kept.append(j)
-            elif low in _TIES and kept and kept[-1] == j - 1:
-                kept.append(j)
-            elif is_en_content(left[j]) and left[j] != '"' and not is_en_filler(left[j]):
+            if (low in _NEGATIONS or low.endswith("n't") or low in _TIES and kept and kept[-1] == j - 1
+                    or is_en_content(left[j]) and left[j] != '"' and not is_en_filler(left[j])):
                 kept.append(j)
         if stop < len(left) and stop in mentions:  # the other candidate ends the clause
             ties = [j for j in kept if left[j].lower() in _TIES]
