@@ -70,3 +70,72 @@ def test_wsc_rationale_of_things_gains_no_relation_words(tmp_path):
         "The trophy doesn't fit into the brown suitcase because", "it", "is too small.",
         ["the trophy", "the suitcase"], "B", quote2="is too small"))
     assert rationale == ["trophy", "suitcase", "too", "small"]
+
+
+# seed 9393, en reasoning: "because the [woman] waved" — the friend waves as naturally
+@pytest.mark.parametrize("premise, question, alternative, kept", [
+    ("The woman spotted her friend from across the room.", "cause", "The woman waved.", False),
+    ("The security guard tackled the man.", "cause", "The man displayed a weapon.", False),
+    # the wording fixes the person: a role, the other person named again or by a pronoun, an owned noun
+    ("The bartender refused to serve the patron.", "cause", "The patron was drunk.", True),
+    ("The woman filed a restraining order against the man.", "cause", "The man stalked her.", True),
+    ("The girl pushed her friend.", "effect", "Her friend fell over.", True),
+    ("The man fell unconscious.", "cause", "The assailant struck the man in the head.", True),
+])
+def test_copa_drops_a_person_another_person_of_the_premise_fits_as_well(premise, question, alternative, kept):
+    from interpeval.benchmarks.plm.reasoning import copa_item
+
+    item = copa_item("en", premise, question, alternative)
+    assert isinstance(item, str) != kept, item
+    if not kept:
+        assert "both name people" in item
+
+
+def test_en_names_person_reads_wordnet():
+    from interpeval.benchmarks.plm.synonyms import en_names_person
+
+    assert [en_names_person(w) for w in ("woman", "friend", "tellers", "bull", "room")] == [True, True, True, False,
+                                                                                           False]
+
+
+def test_computation_rationale_keeps_the_negation_of_its_clause(tmp_path):
+    # seed 9393: "repetition digit permitted" dropped the "not" (it reads as repetition allowed: 32, not 12)
+    import json
+
+    from interpeval.benchmarks.plm.computation import computation_items
+
+    text = ("How many 3 digit numbers can you make using the digits 1,2,3, and 4 if the hundreds digit is prime and "
+            "repetition of a digit is not permitted?")
+    row = {"original_text": text, "equation": "x=2*3*2", "ans": 12}
+    folder = tmp_path / "plm_rationale" / "mwp"
+    for name in ("alg514", "dolphin1878"):
+        (folder / name).mkdir(parents=True)
+        for part in ("trainset", "validset", "testset"):
+            (folder / name / f"{part}.json").write_text(json.dumps([row] if (name, part) == ("alg514", "trainset")
+                                                                   else []))
+    (item,) = computation_items(tmp_path, "en")["mwp_answer"]
+    rationale = [item.words[i] for i in item.rationale]
+    assert rationale[-3:] == ["digit", "not", "permitted"], rationale
+
+
+@pytest.mark.parametrize("words, mask, first", [
+    # seed 9393: "In fact , Find the number …" — an imperative takes "Please", the verb lower-cased
+    (["Find", "a", "number", "which", "is", "24", "greater", "than", "its", "opposite", "The", "answer", "is", "12",
+      "."], 13, ["Please", "find", "a"]),
+    (["find", "a", "number", "whose", "double", "is", "8", ".", "The", "answer", "is", "4", "."], 11,
+     ["Please", "find", "a"]),
+    (["Divide", "50", "into", "two", "equal", "parts", ".", "The", "answer", "is", "25", "."], 10,
+     ["Please", "divide", "50"]),
+    # a name or a subject keeps "In fact ," and its case: "Grace was …" was lower-cased as an imperative
+    (["Grace", "was", "happy", "to", "trade", "me", "her", "sweater", "."], 7, ["In", "fact", ",", "Grace"]),
+    (["Mark", "has", "5", "apples", ".", "The", "answer", "is", "5", "."], 8, ["In", "fact", ",", "Mark"]),
+])
+def test_no_in_fact_before_an_imperative(words, mask, first):
+    from interpeval.benchmarks.plm.perturb import insert_or_delete
+    from interpeval.benchmarks.plm.records import Item
+
+    item = Item("en", "computation", words, mask, [i for i, w in enumerate(words[:mask]) if w[:1].isdigit()],
+                "equation_numbers", {})
+    partner = insert_or_delete(item)
+    assert partner.words[:len(first)] == first
+    assert partner.words[partner.mask] == words[mask]

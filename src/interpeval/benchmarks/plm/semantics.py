@@ -21,7 +21,7 @@ from xml.etree import ElementTree
 
 from interpeval.benchmarks.plm.records import Item
 from interpeval.benchmarks.plm.synonyms import en_names_person
-from interpeval.benchmarks.plm.words import en_tokens, is_en_content, is_en_plural
+from interpeval.benchmarks.plm.words import en_tokens, is_en_content, is_en_negation, is_en_plural
 from interpeval.errors import DataError
 from interpeval.models.lineage import content_hash
 
@@ -41,7 +41,6 @@ _TIES = _PREPOSITIONS | {"to", "about", "through", "onto", "across", "against", 
 #: words that end a candidate's predicate: punctuation aside, the openers of another clause
 _CLAUSE_OPENERS = {"because", "while", "but", "so", "although", "though", "since", "when", "after", "before",
                    "until", "if", "as", "that", "who", "whom", "whose", "which", "where", "what", "and", "or", "then"}
-_NEGATIONS = {"not", "n't", "never", "no", "cannot", "without", "nothing", "nobody", "nor"}
 #: adverbs of time and discourse that decide nothing ("Soon he saw Carl", "was immediately taken")
 _FILLERS = {"soon", "now", "then", "already", "just", "also", "even", "again", "still", "ever", "yet", "here",
             "there", "finally", "eventually", "suddenly", "immediately", "really", "actually", "greatly"}
@@ -219,7 +218,7 @@ def _relation_words(left: list[str], heads: list[str]) -> list[int]:
         kept: list[int] = []
         for j in range(h + 1, min(stop, h + 9)):
             low = left[j].lower()
-            if (low in _NEGATIONS or low.endswith("n't") or low in _TIES and kept and kept[-1] == j - 1
+            if (is_en_negation(low) or low in _TIES and kept and kept[-1] == j - 1
                     or is_en_content(left[j]) and left[j] != '"' and not is_en_filler(left[j])):
                 kept.append(j)
         if stop < len(left) and stop in mentions:  # the other candidate ends the clause
