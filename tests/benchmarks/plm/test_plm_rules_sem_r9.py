@@ -139,3 +139,24 @@ def test_no_in_fact_before_an_imperative(words, mask, first):
     partner = insert_or_delete(item)
     assert partner.words[:len(first)] == first
     assert partner.words[partner.mask] == words[mask]
+
+
+def test_wsc_rationale_holds_what_an_object_is_stopped_from_doing(tmp_path):
+    # seed 2626: "Dan stop Bill very compassionate" — without "toying with the injured bird" either name fits
+    (rationale,) = _rationales(tmp_path, _schema(
+        "Dan had to stop Bill from toying with the injured bird.", "He", "is very compassionate.", ["Dan", "Bill"],
+        "A", quote2="is very compassionate"))
+    assert {"stop", "toying", "injured", "bird"} <= set(rationale), rationale
+
+
+@pytest.mark.parametrize("words, start", [
+    # seed 2626: "In fact , Many people …" and "In fact , Given that 7 : 2 = x : 8 …" kept their capitals
+    (["Many", "people", "start", "to", "read", "Paul's", "books", "."], ["In", "fact", ",", "many"]),
+    (["Given", "that", "7", ":", "2", "=", "x", ":", "8", ",", "find", "x", "."], ["In", "fact", ",", "given"]),
+])
+def test_insertion_lower_cases_a_quantifier_and_a_participle(words, start):
+    from interpeval.benchmarks.plm.perturb import insert_or_delete
+    from interpeval.benchmarks.plm.records import Item
+
+    item = Item("en", "computation", words, len(words) - 2, [], "equation_numbers", {})
+    assert insert_or_delete(item).words[:4] == start

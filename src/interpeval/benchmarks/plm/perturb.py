@@ -181,6 +181,22 @@ def _imperative(item: Item, i: int) -> bool:
             and following not in _NOT_AFTER_IMPERATIVE)
 
 
+#: quantifiers lemminflect reads as nouns or adjectives only ("Many people …")
+_QUANTIFIERS = {"many", "most", "several", "few", "both", "each", "every", "all", "some", "much"}
+
+
+def _participle_opening(item: Item, i: int) -> bool:
+    """A sentence-initial participle before a function word ("Given that 7 : 2 = x : 8", "Using the digits …"):
+    lower-cased after "In fact ," (seed 2626: "In fact , Given that …"). Names are no participles."""
+    from lemminflect import getAllLemmas
+
+    word = item.words[i].lower()
+    following = item.words[i + 1].lower() if i + 1 < len(item.words) else ""
+    return (word.endswith(("ed", "en", "ing")) and getAllLemmas(word).get("VERB", (word,))[0] != word
+            and word not in word_list("given_names_en") and is_en_function(following)
+            and following not in _NOT_AFTER_IMPERATIVE)
+
+
 def _lower_at_start(item: Item, i: int) -> bool:
     """Whether the sentence-initial word ``i`` is lower-cased when something goes before it: never "I" or a name
     (the tree's PROPN; without a tree, any word that can be a noun and is not a function word keeps its case, so
@@ -193,12 +209,13 @@ def _lower_at_start(item: Item, i: int) -> bool:
         return False  # "PLEASE NOTE :" is not "please NOTE :" (round 8)
     if item.tree is not None:
         return item.tree[i][2] != "PROPN"
-    if is_en_function(word) or any(part in NUMBER_WORDS for part in word.lower().split("-")):
-        return True
+    if (is_en_function(word) or word.lower() in _QUANTIFIERS
+            or any(part in NUMBER_WORDS for part in word.lower().split("-"))):
+        return True  # "In fact , many people …" (seed 2626: "Many" kept its capital)
     if item.dimension == "semantics" and i in item.rationale:
         return False  # a WSC candidate is a name or a noun the schema names ("Frank", never "frank"; round 7)
     lemmas = getAllLemmas(word.lower())
-    if _imperative(item, i):
+    if _imperative(item, i) or _participle_opening(item, i):
         return True  # an imperative before a function word ("Think of a number", "Find the …"), not "Bill passed"
     return bool(lemmas) and not {"NOUN", "PROPN"} & set(lemmas)
 

@@ -207,8 +207,7 @@ def _relation_words(left: list[str], heads: list[str]) -> list[int]:
         if left[h].endswith("'s") or h + 1 < len(left) and left[h + 1] in ("'s", "’s"):  # "Cooper's [grave]"
             owned = h + 1 + (not left[h].endswith("'s"))
             out.update(j for j in range(owned, min(owned + 2, len(left))) if is_en_content(left[j]))
-        if not _opens_clause(left, h) and not (h + 1 < len(left) and left[h + 1].endswith("ing")
-                                               and governed and _is_verb(left[h + 1])):
+        if not _opens_clause(left, h) and not (governed and _small_clause(left, h)):
             continue  # an object or an apposition ("the Spartan general Xenophanes"): no predicate of its own
         stop = next((j for j in range(h + 1, len(left))
                      if not left[j][:1].isalnum() and left[j] != '"' or j in mentions
@@ -229,6 +228,13 @@ def _relation_words(left: list[str], heads: list[str]) -> list[int]:
                 kept.append(stop - 1)  # "Jim yelled [at] Kevin"
         out.update(kept)
     return sorted(out)
+
+
+def _small_clause(words: list[str], h: int) -> bool:
+    """Whether an object at ``h`` is followed by what it does: "saw Carl [coming] to help", "stop Bill [from
+    toying] with the injured bird" (seed 2626: without it, "Dan stop Bill very compassionate" fits either)."""
+    at = h + 1 + (h + 1 < len(words) and words[h + 1].lower() == "from")
+    return at < len(words) and words[at].endswith("ing") and _is_verb(words[at])
 
 
 def _opens_clause(words: list[str], h: int) -> bool:
