@@ -286,7 +286,7 @@ def test_wsc_rationale_holds_the_words_that_tell_the_twin_schemas_apart(tmp_path
     path.write_text("<collection>" + _GOODMAN.format(word="research", answer="A")
                     + _GOODMAN.format(word="childhood", answer="B") + "</collection>", encoding="utf-8")
     research, childhood = wsc_items(tmp_path, Counter())
-    assert [research.words[i] for i in research.rationale] == ["Goodman's", "Xenophanes", "difficulties", "faced",
-                                                                "research"]
+    assert [research.words[i] for i in research.rationale] == ["Goodman's", "biography", "of", "Xenophanes",
+                                                                "difficulties", "faced", "research"]  # round 9
     assert [childhood.words[i] for i in childhood.rationale][-1] == "childhood"
     assert (research.words[research.mask], childhood.words[childhood.mask]) == ("Goodman", "Xenophanes")

@@ -5,7 +5,8 @@ answer and an equation of at most two operators are kept (the paper's problems).
 (``equation_numbers``) is every word of the problem that writes a number (digits, and English number words such
 as "five" or "twice"), every word naming an operation (``OPERATION_WORDS``: "more", "sum", "quotient", 倍 …), the
 content words of every clause that holds a number of the equation (what the number counts and which way a relation goes) and
-those of the question sentence (what is asked); a problem whose equation uses no written number is dropped.
+those of the question sentence (what is asked), with their negations in English ("repetition of a digit is [not]
+permitted": without "not" the rationale says the opposite); a problem whose equation uses no written number is dropped.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from interpeval.benchmarks.plm.words import (
     function_words,
     integer_answer,
     is_en_content,
+    is_en_negation,
     numbers_in,
 )
 from interpeval.errors import DataError
@@ -177,7 +179,7 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
             if lang == "zh":
                 asked |= _zh_asking(problem)
             rationale += [i for i in _stating(problem, lang, used) | asked if (
-                is_en_content(problem[i]) if lang == "en" else problem[i] not in function_words("zh")
+                is_en_content(problem[i]) or is_en_negation(problem[i]) if lang == "en" else problem[i] not in function_words("zh")
                 and problem[i].isalnum())]
             rationale = sorted(set(rationale))
             out.append(Item(lang, "computation", words, mask, rationale, "equation_numbers",

@@ -33,6 +33,7 @@ from interpeval.benchmarks.plm.words import (
     is_en_content,
     is_en_function,
     numbers_in,
+    word_list,
     zh_words,
 )
 
@@ -145,6 +146,8 @@ def insert_or_delete(item: Item) -> Item | None:
     if item.lang == "en" and len(words) > at and item.mask != at and _lower_at_start(item, at):
         words[at] = words[at].lower()
     marker = _INSERT[item.lang]
+    if item.lang == "en" and not opening and item.mask != 0 and _imperative(item, 0):
+        marker = ["Please"]  # "Please find the number …", not "In fact , find the number …" (review, seed 9393)
     if item.lang == "zh" and _traditional(item):
         marker = ["其實", "，"]  # round 7: a simplified 其实 in a traditional-script sentence mixes the scripts
     pieces: list[Piece] = ([(0, words[0])] if opening else []) + [(None, w) for w in marker]
@@ -152,6 +155,46 @@ def insert_or_delete(item: Item) -> Item | None:
         pieces[1] = (None, pieces[1][1].lower())
     pieces += list(enumerate(words))[at:]
     return derive(item, pieces, "ins_del", "insert_discourse_marker")
+
+
+#: words after a sentence-initial verb that make it an imperative's object or complement ("Find [the] number",
+#: "Think [of] a number"), where a name would be followed by its verb ("Mark [has]", "Jack [and] Jill")
+_NOT_AFTER_IMPERATIVE = {"and", "or", "but", "'s", "is", "are", "was", "were", "has", "have", "had", "will", "would",
+                         "can", "could", "shall", "should", "may", "might", "must", "did", "does", "do"}
+
+
+def _imperative(item: Item, i: int) -> bool:
+    """Whether the sentence starts at ``i`` with an imperative: the tree says so (Mood=Imp), or, without a tree, a
+    base form of a verb (capitalised or not: "find a number …") that is no given name and is followed by a function word or a number, as an
+    object or complement opens ("Find the …", "Divide 50 …", "Think of …"; not "Mark has …", "Bill passed …")."""
+    from lemminflect import getAllLemmas
+
+    word = item.words[i]
+    if not word[:1].isalpha() or word == "I":
+        return False
+    if item.tree is not None:
+        return item.tree[i][3].get("Mood") == "Imp"
+    following = item.words[i + 1].lower() if i + 1 < len(item.words) else ""
+    return (getAllLemmas(word.lower()).get("VERB", ("",))[0] == word.lower()
+            and word.lower() not in word_list("given_names_en")
+            and (is_en_function(following) or bool(numbers_in(following)))
+            and following not in _NOT_AFTER_IMPERATIVE)
+
+
+#: quantifiers lemminflect reads as nouns or adjectives only ("Many people …")
+_QUANTIFIERS = {"many", "most", "several", "few", "both", "each", "every", "all", "some", "much"}
+
+
+def _participle_opening(item: Item, i: int) -> bool:
+    """A sentence-initial participle before a function word ("Given that 7 : 2 = x : 8", "Using the digits …"):
+    lower-cased after "In fact ," (seed 2626: "In fact , Given that …"). Names are no participles."""
+    from lemminflect import getAllLemmas
+
+    word = item.words[i].lower()
+    following = item.words[i + 1].lower() if i + 1 < len(item.words) else ""
+    return (word.endswith(("ed", "en", "ing")) and getAllLemmas(word).get("VERB", (word,))[0] != word
+            and word not in word_list("given_names_en") and is_en_function(following)
+            and following not in _NOT_AFTER_IMPERATIVE)
 
 
 def _lower_at_start(item: Item, i: int) -> bool:
@@ -166,13 +209,13 @@ def _lower_at_start(item: Item, i: int) -> bool:
         return False  # "PLEASE NOTE :" is not "please NOTE :" (round 8)
     if item.tree is not None:
         return item.tree[i][2] != "PROPN"
-    if is_en_function(word) or any(part in NUMBER_WORDS for part in word.lower().split("-")):
-        return True
+    if (is_en_function(word) or word.lower() in _QUANTIFIERS
+            or any(part in NUMBER_WORDS for part in word.lower().split("-"))):
+        return True  # "In fact , many people …" (seed 2626: "Many" kept its capital)
     if item.dimension == "semantics" and i in item.rationale:
         return False  # a WSC candidate is a name or a noun the schema names ("Frank", never "frank"; round 7)
     lemmas = getAllLemmas(word.lower())
-    following = item.words[i + 1].lower() if i + 1 < len(item.words) else ""
-    if lemmas.get("VERB", ("",))[0] == word.lower() and is_en_function(following) and following not in ("'s", "is"):
+    if _imperative(item, i) or _participle_opening(item, i):
         return True  # an imperative before a function word ("Think of a number", "Find the …"), not "Bill passed"
     return bool(lemmas) and not {"NOUN", "PROPN"} & set(lemmas)
 

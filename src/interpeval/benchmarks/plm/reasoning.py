@@ -15,6 +15,7 @@ the other content words of the alternative.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from xml.etree import ElementTree
@@ -37,6 +38,13 @@ CONNECTIVES = {"en": {"cause": ["because"], "effect": [",", "so"]}, "zh": {"caus
 _DETERMINERS = {"the", "a", "an", "his", "her", "my", "their", "our", "your", "its", "some", "this", "that", "no"}
 #: Chinese words before a noun that leave no room for a pronoun (那个[女人], 这片[土地], 其[公民])
 _ZH_DETERMINERS = ("这", "那", "该", "此", "其", "每")
+#: person nouns that say nothing of a role ("the woman", not "the patron"): what the alternative says such a person
+#: did, another person of the premise may do as naturally
+_ROLE_FREE = {"man", "men", "woman", "women", "boy", "boys", "girl", "girls", "child", "children", "kid", "kids",
+              "person", "people", "friend", "friends", "guy", "lady", "gentleman", "stranger", "neighbor"}
+#: pronouns of the alternative that name a person of the premise, so the masked noun is the other ("he trusted the
+#: [therapist]", "the [man] stalked her")
+_PERSONAL = {"he", "she", "him", "her", "they", "them", "his", "their"}
 
 #: a demonstrative without a classifier: "苍蝇挤满了那[水果]" takes 桌子 as well (seeds 6263, 9393), where "这片[土地]",
 #: "那个[女孩]" choose by their classifier and "她的[手指]" by its owner
@@ -143,6 +151,9 @@ def copa_item(lang: str, premise: str, question: str, alternative: str) -> Item 
     if lang == "zh" and right[repeated[-1] - 1] in _ZH_BARE_DEMONSTRATIVES:
         return ("reasoning: a bare 那/这 before the noun (no classifier tells the premise's nouns apart: "
                 "苍蝇挤满了那[水果] / 桌子)")
+    if lang == "en" and _either_person(left, right, repeated[-1]):
+        return ("reasoning: the masked noun and another noun of the premise both name people (a person's action "
+                "of the alternative fits either: 'because the [woman] waved' / the friend)")
     connective = CONNECTIVES[lang][question]
     words = [*left, *connective, *right, "." if lang == "en" else "。"]
     offset = len(left) + len(connective)
@@ -150,6 +161,29 @@ def copa_item(lang: str, premise: str, question: str, alternative: str) -> Item 
     rationale = ([i for i, c in enumerate(left_content) if c] + [offset - 1]
                  + [offset + i for i, c in enumerate(right_content) if c and offset + i != mask])
     return Item(lang, "reasoning", words, mask, sorted(set(rationale)), "copa_repeat", {"question": question})
+
+
+def _either_person(premise: list[str], alternative: list[str], masked: int) -> bool:
+    """Whether the masked noun of the alternative names a person without a role (:data:`_ROLE_FREE`) and another
+    noun of the premise names a person too (WordNet), so that what the alternative says the person did fits either
+    ("The woman spotted her friend … because the [woman] waved": the friend waves as naturally; outside review,
+    seed 9393). A role fixes it ("the [patron] was drunk", not the bartender), and so does the alternative's
+    wording where it names the other person too ("so the patient filed a lawsuit against the [physician]", "the
+    [man] stalked her") or the masked noun is owned ("her [friend]", "the bully's [classmate]")."""
+    from interpeval.benchmarks.plm.synonyms import en_names_person
+
+    noun = alternative[masked].lower()
+    if noun not in _ROLE_FREE:
+        return False
+    others = {premise[i].lower() for i in _en_nouns(premise)} - {noun}
+    people = {w for w in others if en_names_person(w)}
+    if not people:
+        return False
+    owner = alternative[masked - 1].lower() if masked else ""
+    named_again = any(re.sub(r"['’]s$", "", w.lower()) in people | _PERSONAL
+                      for k, w in enumerate(alternative) if k != masked)
+    return not (named_again or owner in ("his", "her", "their", "my", "our", "your")
+                or owner.endswith(("'s", "’s")) and len(owner) > 2)
 
 
 def reasoning_items(data_dir: Path, lang: str, drops: Counter[str] | None = None) -> dict[str, list[Item]]:

@@ -3,7 +3,10 @@
 ``wsc_referent``: the schema's pronoun becomes "the [MASK]" (or "[MASK]" for a name), the answer is the correct
 candidate's head word; the rationale is both candidates' head words, the content words of the schema's quote
 (the words that decide the referent, e.g. "full" in "… because he was full") and the words by which the schema
-differs from its twin ("research" / "childhood"). Possessive pronouns become
+differs from its twin ("research" / "childhood"). Where both candidates are people (names, or nouns whose WordNet
+sense is a person), the rationale also holds the words relating each candidate to its predicate ("Beth didn't get
+angry with Sally", "Goodman's biography of … Xenophanes"): without them the names could swap. Fillers (adverbs
+such as "immediately", "soon") are never marked. Possessive pronouns become
 "[MASK] 's"; "her" (object or possessive) is dropped. Entity–property items from UD (an adjective of a noun) were
 dropped: a noun admits many adjectives, so no reader can give the one answer. No Chinese source fixes a word by
 meaning alone (no Chinese WSC is among the sources), so Chinese has no semantics dimension.
@@ -17,7 +20,8 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from interpeval.benchmarks.plm.records import Item
-from interpeval.benchmarks.plm.words import en_tokens, is_en_content, is_en_plural
+from interpeval.benchmarks.plm.synonyms import en_names_person
+from interpeval.benchmarks.plm.words import en_tokens, is_en_content, is_en_negation, is_en_plural
 from interpeval.errors import DataError
 from interpeval.models.lineage import content_hash
 
@@ -30,6 +34,16 @@ _PRONOUNS = {"he", "she", "it", "him", "her", "they", "them", "his", "its", "the
 #: a preposition inside the referent: its head word is not its last word ("a spot under the tree": not the tree)
 _PREPOSITIONS = {"of", "under", "in", "on", "at", "with", "from", "near", "by", "behind", "above", "below", "over",
                  "for", "into", "beside", "between"}
+#: words that tie a candidate to its predicate although they are function words ("angry [with]", "biography [of]",
+#: "threw … down [to]"): kept after a marked word of the predicate
+_TIES = _PREPOSITIONS | {"to", "about", "through", "onto", "across", "against", "toward", "towards", "than",
+                         "around", "off", "out", "up", "down", "back", "away"}
+#: words that end a candidate's predicate: punctuation aside, the openers of another clause
+_CLAUSE_OPENERS = {"because", "while", "but", "so", "although", "though", "since", "when", "after", "before",
+                   "until", "if", "as", "that", "who", "whom", "whose", "which", "where", "what", "and", "or", "then"}
+#: adverbs of time and discourse that decide nothing ("Soon he saw Carl", "was immediately taken")
+_FILLERS = {"soon", "now", "then", "already", "just", "also", "even", "again", "still", "ever", "yet", "here",
+            "there", "finally", "eventually", "suddenly", "immediately", "really", "actually", "greatly"}
 
 
 def _text(node: ElementTree.Element | None) -> str:
@@ -102,7 +116,10 @@ def wsc_items(data_dir: Path, drops: Counter[str]) -> list[Item]:
             continue
         special = [i if i < len(left) else after + i - len(left) - 1
                    for i in _special_words(schemas, number) if i != len(left)]
-        out.append(Item("en", "semantics", words, mask, sorted(set(heads + cue + special)), "wsc_referent",
+        cue = [i for i in cue if i in special or not is_en_filler(words[i])]
+        relation = _relation_words(left, [cand[-1].removesuffix("'s") for cand in answer_words]) \
+            if all(_names_person(cand) for cand in answer_words) else []
+        out.append(Item("en", "semantics", words, mask, sorted(set(heads + cue + special + relation)), "wsc_referent",
                         {"source": WSC, "schema": number, "correct": correct,
                          "text_sha1": content_hash(" ".join(left + right))}))
     return out
@@ -133,6 +150,103 @@ def _special_words(schemas: list[ElementTree.Element], number: int) -> list[int]
             return [i for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal" for i in range(i1, i2)
                     if mine[i][:1].isalnum()]
     return []
+
+
+def is_en_filler(word: str) -> bool:
+    """An adverb that decides nothing: of time or discourse ("soon", "immediately"), or one lemminflect knows
+    only as an adverb in -ly ("greatly"). Degree words ("too", "very", "so") and negations are no fillers."""
+    from lemminflect import getAllLemmas
+
+    low = word.lower()
+    return low in _FILLERS or low.endswith("ly") and set(getAllLemmas(low)) == {"ADV"}
+
+
+def _names_person(candidate: list[str]) -> bool:
+    """A name ("Fred", "Sam Goodman's") or a noun whose WordNet sense is a person ("the customer")."""
+    head = candidate[-1].removesuffix("'s")
+    return head[:1].isupper() and candidate[0].lower() not in _DETERMINERS or en_names_person(head)
+
+
+def _is_verb_form(word: str) -> bool:
+    """An inflected verb ("stabbed", "counted"): what follows "and" in a shared-subject predicate."""
+    from lemminflect import getAllLemmas
+
+    verb = getAllLemmas(word.lower()).get("VERB")
+    return bool(verb) and verb[0] != word.lower()
+
+
+def _is_verb(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    return is_en_content(word) and "VERB" in getAllLemmas(word.lower())
+
+
+def _relation_words(left: list[str], heads: list[str]) -> list[int]:
+    """Positions in ``left`` (the text before the pronoun) of the words relating each mention of a candidate to
+    its predicate: forward to the end of its clause (verbs, particles, the preposition tying the other candidate,
+    negations, a possessed noun: "Beth [didn't get angry with] Sally", "Cooper's [grave]"; content words between
+    that preposition and the other candidate are its modifiers and stay out: "biography [of] the Spartan general
+    Xenophanes"), and backward the preposition and verb that govern it ("he [saw] Carl"). Fillers stay out. Why:
+    where both candidates are people, the names alone could swap (outside review, seed 1010: 9/20)."""
+    mentions = [i for i, w in enumerate(left) if w in heads or w.removesuffix("'s") in heads]
+    out: set[int] = set()
+    for h in mentions:
+        governed = False
+        for j in range(h - 1, max(h - 4, -1), -1):  # "he [saw] Carl", "changed it [to] Tina"
+            low = left[j].lower()
+            if low in _DETERMINERS or left[j] == '"':
+                continue
+            if low in _TIES:
+                out.add(j)
+                governed = True
+                continue
+            if j not in mentions and left[j][:1].islower() and _is_verb(left[j]):
+                out.add(j)
+                governed = True
+            break
+        if left[h].endswith("'s") or h + 1 < len(left) and left[h + 1] in ("'s", "’s"):  # "Cooper's [grave]"
+            owned = h + 1 + (not left[h].endswith("'s"))
+            out.update(j for j in range(owned, min(owned + 2, len(left))) if is_en_content(left[j]))
+        if not _opens_clause(left, h) and not (governed and _small_clause(left, h)):
+            continue  # an object or an apposition ("the Spartan general Xenophanes"): no predicate of its own
+        stop = next((j for j in range(h + 1, len(left))
+                     if not left[j][:1].isalnum() and left[j] != '"' or j in mentions
+                     or left[j].lower() in _CLAUSE_OPENERS
+                     and not (left[j].lower() == "and" and j + 1 < len(left) and _is_verb_form(left[j + 1]))),
+                    len(left))
+        kept: list[int] = []
+        for j in range(h + 1, min(stop, h + 9)):
+            low = left[j].lower()
+            if (is_en_negation(low) or low in _TIES and kept and kept[-1] == j - 1
+                    or is_en_content(left[j]) and left[j] != '"' and not is_en_filler(left[j])):
+                kept.append(j)
+        if stop < len(left) and stop in mentions:  # the other candidate ends the clause
+            ties = [j for j in kept if left[j].lower() in _TIES]
+            if ties:  # "of the [Spartan general] Xenophanes": modifiers of the other candidate stay out
+                kept = [j for j in kept if j <= ties[-1]]
+            elif kept and left[stop - 1].lower() in _TIES:
+                kept.append(stop - 1)  # "Jim yelled [at] Kevin"
+        out.update(kept)
+    return sorted(out)
+
+
+def _small_clause(words: list[str], h: int) -> bool:
+    """Whether an object at ``h`` is followed by what it does: "saw Carl [coming] to help", "stop Bill [from
+    toying] with the injured bird" (seed 2626: without it, "Dan stop Bill very compassionate" fits either)."""
+    at = h + 1 + (h + 1 < len(words) and words[h + 1].lower() == "from")
+    return at < len(words) and words[at].endswith("ing") and _is_verb(words[at])
+
+
+def _opens_clause(words: list[str], h: int) -> bool:
+    """Whether the candidate at ``h`` is a clause's subject: only determiners and parts of its name stand between
+    it and the sentence start, a punctuation mark or a clause opener ("because [he]", "Sam [Goodman's]")."""
+    for j in range(h - 1, -1, -1):
+        low = words[j].lower()
+        if low in _CLAUSE_OPENERS or not words[j][:1].isalnum() or low == "when":
+            return True
+        if not (low in _DETERMINERS or words[j][:1].isupper()):
+            return False
+    return True
 
 
 def _unfit_referent(chosen: list[str], pron: str) -> str | None:

@@ -196,13 +196,44 @@ def _opencc(config: str) -> Any:
 def is_traditional(text: str) -> bool:
     """Whether more of ``text``'s characters are traditional-only than simplified-only ("生濑胜久跃於戏剧圈" is
     simplified with one 於; round 8)."""
-    to_simplified, to_traditional = _opencc("t2s"), _opencc("s2t")
-    traditional = sum(to_simplified.convert(c) != c for c in text)
-    simplified = sum(to_traditional.convert(c) != c for c in text)
+    simplifier, traditionaliser = _opencc("t2s"), _opencc("s2t")
+    traditional = sum(simplifier.convert(c) != c for c in text)
+    simplified = sum(traditionaliser.convert(c) != c for c in text)
     return traditional > simplified
-
 
 
 def to_simplified(text: str) -> str:
     """``text`` in simplified script (OpenCC t2s), so one word list serves GSD's traditional sentences too."""
     return _opencc("t2s").convert(text)
+
+
+#: WordNet 3.0's person.n.01 ("a human being")
+_WN_PERSON = "00007846"
+
+
+def en_names_person(noun: str) -> bool:
+    """Whether ``noun``'s most frequent WordNet sense is a kind of person.n.01 ("friend", "woman", "teller"; not
+    "bull" or "room"), its plural read as its lemma. Two such nouns of one sentence can both do a person's action
+    ("the woman spotted her friend because the [friend] waved": either waves)."""
+    from lemminflect import getAllLemmas
+
+    lemma = getAllLemmas(noun.lower()).get("NOUN", (noun.lower(),))[0]
+    entry = _wn_index("noun").get(lemma)
+    if entry is None:
+        return False
+    todo, seen = [entry[1][0]], set()
+    while todo:
+        offset = todo.pop()
+        if offset == _WN_PERSON:
+            return True
+        if offset in seen:
+            continue
+        seen.add(offset)
+        fields = _wn_data("noun")[offset].split()
+        count = int(fields[3], 16)
+        pointers = int(fields[4 + 2 * count])
+        for k in range(pointers):
+            symbol, target = fields[5 + 2 * count + 4 * k: 7 + 2 * count + 4 * k]
+            if symbol in ("@", "@i"):
+                todo.append(target)
+    return False

@@ -66,6 +66,16 @@ def is_en_function(word: str) -> bool:
     return word.lower() in function_words("en")
 
 
+#: words that turn a clause round ("repetition of a digit is [not] permitted"): never left out of a rationale
+_EN_NEGATIONS = {"not", "n't", "no", "never", "without", "cannot", "nothing", "nobody", "none", "nor", "neither"}
+
+
+def is_en_negation(word: str) -> bool:
+    """A negation, also when it is written into its verb ("didn't", "can't")."""
+    low = word.lower()
+    return low in _EN_NEGATIONS or low.endswith(("n't", "n’t"))
+
+
 def is_en_plural(noun: str) -> bool:
     """Whether ``noun`` is a plural in -s: its noun lemma is another word ("tellers", not "news" or "bus")."""
     from lemminflect import getAllLemmas
