@@ -160,3 +160,33 @@ def test_insertion_lower_cases_a_quantifier_and_a_participle(words, start):
 
     item = Item("en", "computation", words, len(words) - 2, [], "equation_numbers", {})
     assert insert_or_delete(item).words[:4] == start
+
+
+@pytest.mark.parametrize("words, start", [
+    # built text of 0593b7a: "In fact , what is the sum of 1 and 1 ?", "In fact , how many 3 digit numbers …"
+    (["What", "is", "the", "sum", "of", "1", "and", "1", "?", "The", "answer", "is", "2", "."],
+     ["So", ",", "what", "is"]),
+    (["How", "many", "3", "digit", "numbers", "can", "be", "made", "?", "The", "answer", "is", "60", "."],
+     ["So", ",", "how", "many"]),
+    # a wh-word that opens a statement keeps "In fact ,"
+    (["What", "they", "wonder", "is", "whether", "Google", "is", "more", "than", "a", "search", "engine", "."],
+     ["In", "fact", ",", "what", "they"]),
+])
+def test_a_question_gets_so_not_in_fact(words, start):
+    from interpeval.benchmarks.plm.perturb import insert_or_delete
+    from interpeval.benchmarks.plm.records import Item
+
+    item = Item("en", "computation", words, len(words) - 2, [], "equation_numbers", {})
+    partner = insert_or_delete(item)
+    assert partner.words[:len(start)] == start
+    assert partner.words[partner.mask] == words[-2]
+
+
+@pytest.mark.parametrize("first", ["well", "Well", "okay", "please", "PLEASE", "no"])
+def test_no_marker_before_an_interjection(first):
+    # review seed 2727: "In fact , well last night while I [was] sleeping …", "In fact , okay our room [was] …"
+    from interpeval.benchmarks.plm.perturb import insert_or_delete
+    from interpeval.benchmarks.plm.records import Item
+
+    words = [first, "last", "night", "while", "I", "was", "sleeping", ",", "my", "hamster", "escaped", "."]
+    assert insert_or_delete(Item("en", "grammar", words, 5, [4, 1, 2], "verb_agreement_time", {})) is None

@@ -51,6 +51,14 @@ _OPENING_CONJUNCTIONS = {"en": {"but", "and", "or", "so", "yet"},
                          "zh": {"然而", "而且", "但是", "而", "但", "可是", "因此", "所以", "並且", "并且", "不过", "不過",
                                 "另外", "此外", "同时", "同時"}}
 _QUOTES = {'"', "“", "'", "‘"}
+#: sentence-initial interjections and courtesy words: "In fact , well …", "In fact , please note …" are not English
+#: (review, seed 2727); such a sentence gets no inserted marker
+_EN_INTERJECTIONS = {"well", "okay", "ok", "oh", "no", "yes", "yeah", "please", "hi", "hello", "hey", "thanks",
+                     "um", "uh", "wow"}
+#: a wh-word opens a question when one of these follows it ("What is …", "How many …"; not "What they wonder is …")
+_EN_QUESTION_AFTER_WH = {"is", "are", "was", "were", "do", "does", "did", "can", "could", "will", "would", "should",
+                         "has", "have", "many", "much", "percent", "number", "numbers", "kind", "type", "fraction"}
+_EN_WH = {"what", "how", "which", "who", "why", "where", "when"}
 _CONNECTIVES = {"because", "so", "因为", "所以", "因為"}
 _ZH_ORGANISATIONS = ("公司", "集团", "集團", "大学", "大學", "学院", "學院", "银行", "銀行", "协会", "協會", "组织", "組織",
                      "委员会", "委員會", "研究所", "俱乐部", "俱樂部", "博物馆", "博物館")
@@ -145,9 +153,13 @@ def insert_or_delete(item: Item) -> Item | None:
     at = 1 if opening else 0
     if item.lang == "en" and len(words) > at and item.mask != at and _lower_at_start(item, at):
         words[at] = words[at].lower()
+    if item.lang == "en" and len(words) > at and words[at].lower() in _EN_INTERJECTIONS:
+        return None  # "In fact , well last night …", "In fact , please note …" (review, seed 2727)
     marker = _INSERT[item.lang]
     if item.lang == "en" and not opening and item.mask != 0 and _imperative(item, 0):
         marker = ["Please"]  # "Please find the number …", not "In fact , find the number …" (review, seed 9393)
+    elif item.lang == "en" and not opening and _en_question_opening(words):
+        marker = ["So", ","]  # "So , what is 5 / 9 times 36 ?", not "In fact , what is …?"
     if item.lang == "zh" and _traditional(item):
         marker = ["其實", "，"]  # round 7: a simplified 其实 in a traditional-script sentence mixes the scripts
     pieces: list[Piece] = ([(0, words[0])] if opening else []) + [(None, w) for w in marker]
@@ -155,6 +167,12 @@ def insert_or_delete(item: Item) -> Item | None:
         pieces[1] = (None, pieces[1][1].lower())
     pieces += list(enumerate(words))[at:]
     return derive(item, pieces, "ins_del", "insert_discourse_marker")
+
+
+def _en_question_opening(words: list[str]) -> bool:
+    """Whether the text opens with a wh-question ("what is the sum …", "how many …"), which "In fact ," cannot
+    precede; "What they wonder is …" is a statement."""
+    return len(words) > 1 and words[0].lower() in _EN_WH and words[1].lower() in _EN_QUESTION_AFTER_WH
 
 
 #: words after a sentence-initial verb that make it an imperative's object or complement ("Find [the] number",
