@@ -3,12 +3,16 @@ nothing); a head whose label names give the classes in another order is read by 
 
 from __future__ import annotations
 
+import copy
+
+import httpx
 import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from interpeval.benchmarks.iqs.explanations import model_outputs
 from interpeval.benchmarks.iqs.protocol import sample_protocol
+from interpeval.benchmarks.iqs.study import build_study
 from interpeval.benchmarks.iqs.tasks import TASKS, load_samples
 from interpeval.cli import app
 from interpeval.errors import InterpevalError
@@ -58,3 +62,25 @@ def test_named_classes_in_another_order_are_read_by_name(tmp_path):
     probs = model.predict_proba([s.text for s in samples])
     # y_model is (P(red) = P(negative), P(green) = P(positive)): the head's columns 1 and 0
     assert np.allclose(model_outputs(model, task, samples), [[row[1], row[0]] for row in probs])
+
+
+def test_a_study_whose_model_outputs_do_not_fit_the_task_is_refused_by_the_web_api(server):
+    base, store = server
+    items, config = build_study("sst2", "tiny-sequence-classification", per_class=1, seed=0,
+                                methods={"input_x_gradient": {}})
+    three = copy.deepcopy(items)
+    three[1]["payload"]["iqs"]["y_model"] = [0.2, 0.3, 0.5]  # what a three-class head would give
+    with Studies(store) as studies:
+        _, token = studies.add_user("ada", "admin")
+    auth = {"Authorization": f"Bearer {token}"}
+    with httpx.Client(base_url=base, timeout=30) as client:
+        refused = client.post("/api/studies", headers=auth, json={"name": "IQS", "kind": "iqs", "items": three,
+                                                                  "config": config})
+        assert refused.status_code == 400
+        assert ("item 1: iqs.y_model is [0.2, 0.3, 0.5]; a sst2 study needs the model's probabilities of negative "
+                "and positive, summing to 1") in refused.text
+        with Studies(store) as studies:
+            assert studies.studies() == []
+        made = client.post("/api/studies", headers=auth, json={"name": "IQS", "kind": "iqs", "items": items,
+                                                               "config": config})
+        assert made.status_code == 201, made.text
