@@ -51,11 +51,12 @@ def _check_outputs(payloads: list[dict[str, Any]], config: dict[str, Any]) -> No
     from interpeval.benchmarks.iqs.tasks import TASKS
     from interpeval.metrics.iqs import PROBABILITY_SUM_TOLERANCE
 
-    task = TASKS.get(str((config.get("iqs") or {}).get("task")))
+    iqs = config.get("iqs")
+    task = TASKS.get(str(iqs.get("task"))) if isinstance(iqs, dict) else None
     if task is None:
         return
     for i, payload in enumerate(payloads):
-        y = (payload.get("iqs") or {}).get("y_model")
+        y = payload["iqs"].get("y_model") if isinstance(payload.get("iqs"), dict) else None
         if task.kind == "regression":
             fits = isinstance(y, (int, float)) and not isinstance(y, bool)
             wanted = "one number (the model's regression output)"
