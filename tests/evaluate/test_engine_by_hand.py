@@ -169,6 +169,17 @@ def test_plausibility_and_the_human_rationale_row_by_hand(model, tmp_path):
     assert result.provenance["explainers"] == {"weights": {"name": "weights"}}
 
 
+def test_provenance_names_the_draw_rule_of_a_method_that_draws(model, tmp_path):
+    # Random draws per input: its runs are keyed with the default rule draws="tokens" (docs/cluster.md), and the
+    # tables' provenance names it beside its seed; "weights" draws nothing and keeps its parameters as given
+    with Store(tmp_path / "s.sqlite") as store:
+        result = evaluate(model, [Input("g", GOOD)], ["random:seed=3", "weights"], ["ferret_taucorr_loo"],
+                          store=store)
+    explainers = {"random:seed=3": {"name": "random", "seed": 3, "draws": "tokens"}, "weights": {"name": "weights"}}
+    assert result.provenance["explainers"] == explainers
+    assert all(table.provenance["explainers"] == explainers for table in result.tables())
+
+
 def test_metric_options_and_a_given_target_reach_the_metrics(model, tmp_path):
     # thresholds (1.0,) alone: compr removes all three tokens' positive part {good, fine}: 8/9 − p(film) = 7/18.
     # Target class 0 for GOOD (explained for class 0, not the predicted 1): p0 = 1/9; "w" scores toward class 0 are

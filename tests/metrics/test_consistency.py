@@ -380,6 +380,23 @@ def test_aligned_scores_read_any_token_object():
     assert x.tolist() == [1.0, 2.0] and y.tolist() == [3.0, 4.0]
 
 
+def test_token_iterators_are_read_once_like_lists():
+    # ori a c, dis a b c (b inserted) as a generator and an iterator: the same vectors as from lists
+    x, y = aligned_scores((t for t in ["a", "c"]), [0.5, 0.25], iter(["a", "b", "c"]), [0.1, 0.2, 0.3])
+    assert x.tolist() == [0.5, 0.0, 0.25] and y.tolist() == [0.1, 0.2, 0.3]
+    # x = (1, 2, 3), y = (1, 0, 3): r = sqrt(3/7) (as test_pcc_aligned_deleted_token_meets_zero)
+    assert pcc_aligned(iter(["a", "b", "c"]), [1, 2, 3], iter(["a", "c"]), [1, 3]) == pytest.approx(math.sqrt(3 / 7))
+    # pcc_plm reads the tokens for the alignment and for MAP*: MAP of [c, b, a] vs [c, a] = 0.75 (as the quirk test)
+    weak = {"ori_tokens": iter(["a", "b", "c"]), "ori_scores": [1, 2, 3], "dis_tokens": (t for t in "ac"),
+            "dis_scores": [1, 3]}
+    out = pcc_plm([weak], alpha=1.0)
+    assert out["pcc"] == pytest.approx(math.sqrt(3 / 7)) and out["map"] == pytest.approx(0.75)
+    with pytest.raises(ValueError, match="^dis_tokens: expected a list of tokens, got int$"):
+        aligned_scores(["a"], [1.0], 5, [1.0])
+    with pytest.raises(ValueError, match=r"^ori_scores: expected a 1-D sequence of numbers"):
+        aligned_scores(["a"], (v for v in [1.0]), ["a"], [1.0])
+
+
 def _swapped_pair():
     # t0..t9: ori scores 0..9; dis scores 2·i with t7 and t9 swapped (18 at t7, 14 at t9).
     # r: y = 2x + d, d = +4 at 7, −4 at 9: Sxy = 2·82.5 + (2.5·4 − 4.5·4) = 157, Syy = 330 + 4·(−8) + 32 = 330,

@@ -359,11 +359,13 @@ def evaluate(model: Any, inputs: Sequence[Input | str], explainers: Sequence[str
     if not methods:
         raise ValueError("explainers is empty")
     names = resolve_metrics(metrics)
+    from interpeval.explain import key_params
+
     bench = Evaluation(model, items, methods, names, target, options, chunk, seed)
     db = store if store is not None else Store()
     outcome = resume(bench, db, progress)
     provenance = {"model": model.name, "data": f"{data} ({len(items)} inputs)",
-                  "explainers": {m.label: {"name": m.explainer, **m.params} for m in methods},
+                  "explainers": {m.label: {"name": m.explainer, **key_params(m.explainer, m.params)} for m in methods},
                   "metrics": names, "options": options or {}, "run": outcome.run.id}
     passes = bench.passes
     return Result(outcome.run.id, per_input_rows(outcome.outputs), aggregate(outcome.outputs, methods, names),

@@ -173,11 +173,13 @@ def align_tokens(ori_tokens: Sequence[str], dis_tokens: Sequence[str]) -> list[t
 
 def aligned_scores(ori_tokens: Sequence[str], ori_scores: Sequence[float] | np.ndarray, dis_tokens: Sequence[str],
                    dis_scores: Sequence[float] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The two score vectors over the token alignment, with 0 for the virtual partner of a deleted/inserted token."""
+    """The two score vectors over the token alignment, with 0 for the virtual partner of a deleted/inserted token.
+    Tokens may be any iterable of tokens (read once), as in every consistency metric."""
+    o, d = _tokens(ori_tokens, "ori_tokens"), _tokens(dis_tokens, "dis_tokens")
     a, b = scores_1d(ori_scores, "ori_scores"), scores_1d(dis_scores, "dis_scores")
-    same_length(np.asarray(ori_tokens, dtype=object), a, "ori_tokens", "ori_scores")
-    same_length(np.asarray(dis_tokens, dtype=object), b, "dis_tokens", "dis_scores")
-    pairs = align_tokens(ori_tokens, dis_tokens)
+    same_length(o, a, "ori_tokens", "ori_scores")
+    same_length(d, b, "dis_tokens", "dis_scores")
+    pairs = align_tokens(o, d)
     x = np.array([a[i] if i is not None else 0.0 for i, _ in pairs])
     y = np.array([b[j] if j is not None else 0.0 for _, j in pairs])
     return x, y
@@ -214,7 +216,8 @@ def pcc_plm(pairs: Sequence[Mapping[str, Any]], alpha: float = 0.05, ratio: floa
         if missing:
             raise ValueError(f"pairs[{i}]: missing {', '.join(missing)}")
         try:
-            x, y = aligned_scores(p["ori_tokens"], p["ori_scores"], p["dis_tokens"], p["dis_scores"])
+            ori, dis = _tokens(p["ori_tokens"], "ori_tokens"), _tokens(p["dis_tokens"], "dis_tokens")  # read once
+            x, y = aligned_scores(ori, p["ori_scores"], dis, p["dis_scores"])
         except ValueError as exc:
             raise ValueError(f"pairs[{i}]: {exc}") from None
         r, pval = _pearson(x, y)
@@ -222,8 +225,7 @@ def pcc_plm(pairs: Sequence[Mapping[str, Any]], alpha: float = 0.05, ratio: floa
             continue
         rs.append(r)
         ranked = []
-        for tok_key, sc_key in (("ori_tokens", "ori_scores"), ("dis_tokens", "dis_scores")):
-            toks = _tokens(p[tok_key], tok_key)
+        for toks, sc_key in ((ori, "ori_scores"), (dis, "dis_scores")):
             sel = (select_rationale(p[sc_key], ratio=ratio, k=k) if (ratio is not None or k is not None)
                    else select_rationale(p[sc_key], k=max(len(toks), 1)))
             ranked.append([toks[j] for j in sel])

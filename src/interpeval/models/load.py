@@ -157,6 +157,8 @@ def _checkpoint(source: str, kind: str | None, num_labels: int | None,
             f"it (offline or unknown id; HF_HUB_OFFLINE={os.environ.get('HF_HUB_OFFLINE', '0')})") from err
     saved = kind_from_config(config) if config.architectures else "encoder"
     kind = kind or saved
+    if num_labels is None and kind == saved == "sequence-classification":
+        num_labels = config.num_labels  # a trained head keeps its classes (and their names)
     for key, value in head_overrides(kind, num_labels).items():
         setattr(config, key, value)
     if kind != saved and warn:

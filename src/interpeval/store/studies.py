@@ -190,6 +190,8 @@ class StudyKind:
     private: tuple[str, ...] = ()
     #: the checks of a saved draft (``final=False``): what is given must be well formed, not yet complete
     validate_draft: Validator | None = None
+    #: ``check_study(payloads, config)`` raises ValueError when the study could not be scored once answered
+    check_study: Callable[[list[dict[str, Any]], dict[str, Any]], None] | None = None
 
 
 #: the largest answer (as JSON) that is stored, draft or final
@@ -380,13 +382,16 @@ class Studies:
             self._require_admin(created_by)
         merged = {**spec.default_config, **(config or {})}
         _check_review(merged.get("review"))
-        rows = []
+        rows, payloads = [], []
         for i, item in enumerate(items):
             if not isinstance(item, dict) or "key" not in item or not isinstance(item.get("payload"), dict):
                 raise ValueError(f"item {i}: expected {{'key': str, 'payload': dict}}")
             rows.append((str(item["key"]), i, json.dumps(item["payload"], ensure_ascii=False)))
+            payloads.append(item["payload"])
         if len({key for key, _, _ in rows}) != len(rows):
             raise ValueError("item keys must be unique within a study")
+        if spec.check_study is not None:
+            spec.check_study(payloads, merged)
         with self._tx() as conn:
             cursor = conn.execute("INSERT INTO studies (name, kind, config_json, created_by, created_at)"
                                   " VALUES (?, ?, ?, ?, ?)", (name, kind, json.dumps(merged), created_by, time.time()))

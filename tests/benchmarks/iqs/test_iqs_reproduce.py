@@ -13,7 +13,7 @@ from interpeval import plugins as plugin
 from interpeval.benchmarks.iqs.explanations import PAPER_METHODS, explain_samples
 from interpeval.benchmarks.iqs.marking import PAPER_PATTERN, Marking
 from interpeval.benchmarks.iqs.protocol import sample_protocol, untrained
-from interpeval.benchmarks.iqs.reproduce import profile_settings
+from interpeval.benchmarks.iqs.reproduce import explainers_line, profile_settings
 from interpeval.benchmarks.iqs.tables import SIMULATED_BANNER
 from interpeval.benchmarks.iqs.tasks import get_task, load_samples
 from interpeval.metrics.iqs import iqs_simplicity
@@ -134,3 +134,13 @@ def test_published_tables_spot_values():
     assert tables["1"]["rows"]["Results for QNLI LIME"]["IQS"] == 0.5917
     assert tables["2"]["rows"]["Integrated Gradients"] == {"SST2 mean": 0.6274, "SST2 std": 0.113, "STSB mean": 0.541,
                                                            "STSB std": 0.2851, "QNLI mean": 0.595, "QNLI std": 0.1992}
+
+
+def test_table1_names_each_methods_draw_rule():
+    # LIME and Kernel SHAP draw per input: their runs are keyed with the default rule draws="tokens" (docs/cluster.md);
+    # DeepLIFT draws nothing and keeps its parameters as given
+    methods = {"lime": {"n_samples": 50, "regression": "lasso", "alpha": 3e-4},
+               "kernel_shap": {"n_samples": 50, "draws": "seed"}, "deeplift": {"baseline": "zero"}}
+    assert explainers_line(methods) == (
+        "lime {'n_samples': 50, 'regression': 'lasso', 'alpha': 0.0003, 'draws': 'tokens'}, "
+        "kernel_shap {'n_samples': 50, 'draws': 'seed'}, deeplift {'baseline': 'zero'}")

@@ -90,6 +90,20 @@ def test_leaderboard_markdown_cell_by_cell(result):
                                                     "parameters": dict.fromkeys(("aggs", "limit", "official", "seed"))}
 
 
+def test_parameters_name_the_draw_rule_of_each_method_that_draws(result):
+    # LIME and SmoothGrad draw per input: LIME keeps the default rule (draws="tokens"), SmoothGrad was run with
+    # draws="seed"; Gradient (saliency) and the original's sentence-level Random (no registered explainer) draw nothing
+    result.config["methods"] = [{"label": "Random", "explainer": "", "params": {}},
+                                {"label": "Gradient", "explainer": "saliency", "params": {}},
+                                {"label": "LIME_10", "explainer": "lime", "params": {"n_samples": 10}},
+                                {"label": "SmoothGrad_5", "explainer": "smoothgrad",
+                                 "params": {"n_samples": 5, "draws": "seed"}}]
+    draws = {"LIME_10": "tokens", "SmoothGrad_5": "seed"}
+    for table in (leaderboard_table(result), selection_table(result), check_table(result)):
+        assert table.provenance["parameters"] == {**PARAMETERS, "draws": draws}
+        assert "- parameters: " + json.dumps({**PARAMETERS, "draws": draws}) in table.to_markdown()
+
+
 def test_selection_and_check_tables(result):
     sel = selection_table(result)
     assert sel.title == "QUACKIE sample selection (true positives only)"

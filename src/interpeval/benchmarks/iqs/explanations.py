@@ -51,16 +51,49 @@ class Explanation:
         return asdict(self)
 
 
+def label_names(model: Model) -> list[str]:
+    """The classifier's label names in output order (transformers names an unnamed head ``LABEL_<k>``)."""
+    id2label = getattr(model.hf.config, "id2label", None) or {}
+    return [str(id2label[k]) for k in sorted(id2label, key=int)]
+
+
+def _names_classes(names: Sequence[str]) -> bool:
+    """Whether a head's label names say what its classes are (not ``LABEL_<k>`` nor the index itself)."""
+    return any(name not in (f"LABEL_{i}", str(i)) for i, name in enumerate(names))
+
+
 def class_index(model: Model, task: Task, side: str) -> int:
-    """The model's output index for a task class: by the model's label names, else the file's numeric label,
-    else the position among the sorted label names (the convention of ``interpeval train``)."""
+    """The model's output index for a task class: by the model's label names (the file's label or the class
+    name), else the file's numeric label, else the position among the sorted label names (the convention of
+    ``interpeval train``)."""
     raw = task.raw_labels[task.sides.index(side)]
     names = {str(k).lower(): int(v) for k, v in (getattr(model.hf.config, "label2id", None) or {}).items()}
-    if raw.lower() in names:
-        return names[raw.lower()]
+    for name in (raw.lower(), side.lower()):
+        if name in names:
+            return names[name]
     if raw.isdigit():
         return int(raw)
     return sorted(task.raw_labels).index(raw)
+
+
+def check_classes(model: Model, task: Task) -> None:
+    """Fail before anyone answers when the classifier's classes are not the task's two: reproducibility is the
+    log loss of the model's probabilities over the task's classes, the ones annotators choose from (REFERENCE
+    §6), and the paper defines no mapping of other classes onto them."""
+    names = label_names(model)
+    sides = f"{task.red} and {task.green}" + (f" (labels {' and '.join(task.raw_labels)} in the file)"
+                                               if task.raw_labels != task.sides else "")
+    if len(names) != len(task.sides):
+        raise InterpevalError(f"{model.name} has {len(names)} classes ({', '.join(names)}); {task.name} has "
+                              f"{len(task.sides)}, {sides}: IQS needs a head for exactly the task's classes")
+    if _names_classes(names):
+        known = {n.lower() for n in names}
+        missing = [side for side, raw in zip(task.sides, task.raw_labels, strict=True)
+                   if side.lower() not in known and raw.lower() not in known]
+        if missing:
+            raise InterpevalError(f"{model.name}'s labels ({', '.join(names)}) do not name {task.name}'s class"
+                                  f"{'es' if len(missing) > 1 else ''} {' and '.join(missing)}; the task's classes "
+                                  f"are {sides}")
 
 
 def task_target(model: Model, task: Task) -> Target:
@@ -72,6 +105,7 @@ def task_target(model: Model, task: Task) -> Target:
     if task.kind == "regression" or model.kind != "sequence-classification":
         needed = "" if task.kind == "regression" else " or a sequence-classification model"
         raise InterpevalError(f"{task.name} needs a regression model{needed}; {model.name} is a {model.kind} model")
+    check_classes(model, task)
     return Target("class_prob", class_index(model, task, task.green))
 
 

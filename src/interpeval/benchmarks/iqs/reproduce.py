@@ -205,6 +205,13 @@ def _differs(task: str, result: IQSResult, settings: Mapping[str, Any], marking:
             f"(paper 50 / 3,000); marked words: {marking.describe()}")
 
 
+def explainers_line(methods: Mapping[str, Mapping[str, Any]]) -> str:
+    """Each method with the parameters its runs are keyed by: with its draw rule where it draws per input."""
+    from interpeval.explain import key_params
+
+    return ", ".join(f"{m} {key_params(m, p)}" for m, p in methods.items())
+
+
 def _table1(results: Mapping[str, IQSResult], default_simplicity: Mapping[str, Mapping[str, float]],
             paper: Mapping[str, Any], settings: Mapping[str, Any], marking: Marking, annotators: int) -> PaperTable:
     rows = []
@@ -230,7 +237,7 @@ def _table1(results: Mapping[str, IQSResult], default_simplicity: Mapping[str, M
         ours_model=", ".join(f"{t}: {r.config['model']}" for t, r in results.items()),
         ours_data=", ".join(f"{t}: {r.config['protocol']['data']} ({r.config['n_samples']} samples)"
                             for t, r in results.items()),
-        explainer=", ".join(f"{m} {p}" for m, p in settings["methods"].items()),
+        explainer=explainers_line(settings["methods"]),
         notes=f"Marked words: {marking.describe()} (the paper leaves it open; this rule is the one under which the "
               "paper's simplicity pattern appears, see interpeval.benchmarks.iqs.marking). Plausibility and "
               f"reproducibility come from {SIMULATED_BANNER}: they test the pipeline, not the paper's human finding. "

@@ -44,5 +44,30 @@ def _validate_iqs(payload: dict[str, Any], answer: dict[str, Any], task: str, dr
                 raise ValueError(f"question {qid}: words {wrong} are not {question.get('among')}")
 
 
+def _check_outputs(payloads: list[dict[str, Any]], config: dict[str, Any]) -> None:
+    """A study that names its IQS task (config ``iqs.task``, as ``interpeval iqs study create`` writes it) is
+    refused before anyone answers when an item's model output does not fit the task: reproducibility needs the
+    probabilities of the task's two classes (red, green), or one number for a regression task."""
+    from interpeval.benchmarks.iqs.tasks import TASKS
+    from interpeval.metrics.iqs import PROBABILITY_SUM_TOLERANCE
+
+    iqs = config.get("iqs")
+    task = TASKS.get(str(iqs.get("task"))) if isinstance(iqs, dict) else None
+    if task is None:
+        return
+    for i, payload in enumerate(payloads):
+        y = payload["iqs"].get("y_model") if isinstance(payload.get("iqs"), dict) else None
+        if task.kind == "regression":
+            fits = isinstance(y, (int, float)) and not isinstance(y, bool)
+            wanted = "one number (the model's regression output)"
+        else:
+            fits = (isinstance(y, list) and len(y) == len(task.sides)
+                    and all(isinstance(p, (int, float)) and not isinstance(p, bool) and 0 <= p <= 1 for p in y)
+                    and abs(sum(y) - 1.0) <= PROBABILITY_SUM_TOLERANCE)
+            wanted = f"the model's probabilities of {task.red} and {task.green}, summing to 1"
+        if not fits:
+            raise ValueError(f"item {i}: iqs.y_model is {y!r}; a {task.name} study needs {wanted}")
+
+
 register_kind(StudyKind(KIND, "study_iqs.html", _validate_iqs, private=("iqs",),
-                        validate_draft=partial(_validate_iqs, draft=True)))
+                        validate_draft=partial(_validate_iqs, draft=True), check_study=_check_outputs))

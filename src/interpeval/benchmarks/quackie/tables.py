@@ -16,9 +16,21 @@ RESULTS_FIELDS = ("dataset", "classifier", "method", "IoU", "HPD", "SNR", "info"
 
 def _provenance(result: QuackieResult, models: list[str], data: str) -> dict[str, Any]:
     cfg = result.config
+    parameters = {k: cfg.get(k) for k in ("aggs", "limit", "official", "seed")}
+    draws = _draws(cfg.get("methods", []))
     return {"model": ", ".join(sorted(set(models))) or "-", "data": data,
             "explainer": ", ".join(m["label"] for m in cfg.get("methods", [])),
-            "parameters": {k: cfg.get(k) for k in ("aggs", "limit", "official", "seed")}}
+            "parameters": {**parameters, "draws": draws} if draws else parameters}
+
+
+def _draws(methods: list[dict[str, Any]]) -> dict[str, str]:
+    """Per method that draws per input (LIME, Kernel SHAP, SmoothGrad, Random), where its draws start: the rule
+    its run keys hold (:func:`~interpeval.explain.key_params`)."""
+    from interpeval.explain import key_params
+
+    rules = {m["label"]: key_params(m["explainer"], m.get("params") or {}).get("draws")
+             for m in methods if m.get("explainer")}
+    return {label: rule for label, rule in rules.items() if rule is not None}
 
 
 def leaderboard_table(result: QuackieResult, data: str = "vendored SQuAD-format subsets") -> Table:
