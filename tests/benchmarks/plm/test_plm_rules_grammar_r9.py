@@ -4,6 +4,8 @@ sentences it must drop (with the reason counted)."""
 
 from collections import Counter
 
+import pytest
+
 from interpeval.benchmarks.conllu import Sentence
 from interpeval.benchmarks.plm.grammar import _as_as, _comparative_than, _correlative, _verb_agreement
 from interpeval.benchmarks.plm.perturb import partners
@@ -38,17 +40,17 @@ def _hungry(verb, feats, *tail):
 
 def test_time_expression_fixes_the_tense_where_no_other_verb_does():
     found, _ = _run(_verb_agreement, _hungry("were", PAST, ("yesterday", "NOUN", SING, 4, "obl:unmarked")))
-    assert found == [(3, [1, 2, 5], "verb_agreement_time")]  # The dogs … yesterday
+    assert found == [(3, [2, 5], "verb_agreement_time")]  # dogs … yesterday ("The" says no number, seed 4141)
     ago = _hungry("were", PAST, ("two", "NUM", {}, 6, "nummod"), ("years", "NOUN", PLUR, 4, "obl:unmarked"),
                   ("ago", "ADV", {}, 6, "advmod"))
-    assert _run(_verb_agreement, ago)[0] == [(3, [1, 2, 6, 7], "verb_agreement_time")]
+    assert _run(_verb_agreement, ago)[0] == [(3, [2, 6, 7], "verb_agreement_time")]
     last = _hungry("were", PAST, ("last", "ADJ", {}, 6, "amod"), ("week", "NOUN", SING, 4, "obl:unmarked"))
-    assert _run(_verb_agreement, last)[0] == [(3, [1, 2, 5, 6], "verb_agreement_time")]
+    assert _run(_verb_agreement, last)[0] == [(3, [2, 5, 6], "verb_agreement_time")]
     now = _hungry("are", PRES, ("now", "ADV", {}, 4, "advmod"))
-    assert _run(_verb_agreement, now)[0] == [(3, [1, 2, 5], "verb_agreement_time")]
+    assert _run(_verb_agreement, now)[0] == [(3, [2, 5], "verb_agreement_time")]
     # "The dogs were hungry in 1990 ." — a year after "in" alone
     year = _hungry("were", PAST, ("in", "ADP", {}, 6, "case"), ("1990", "NUM", {}, 4, "obl"))
-    assert _run(_verb_agreement, year)[0] == [(3, [1, 2, 5, 6], "verb_agreement_time")]
+    assert _run(_verb_agreement, year)[0] == [(3, [2, 5, 6], "verb_agreement_time")]
 
 
 def test_time_expression_that_does_not_fix_the_tense_is_dropped():
@@ -198,3 +200,54 @@ def test_partners_of_the_new_rules_keep_the_answer_and_the_partner_words():
     for partner in made:
         assert partner.answer == "than" and partner.rule == "comparative_than"
         assert [partner.words[i] for i in partner.rationale] == ["taller", "Mary"]
+
+
+def test_verb_agreement_marks_a_determiner_only_where_it_says_the_number():
+    # review seed 4141: "[The] [haircut] … [were]", "[there] … [no] [male] … [are]": "the" / "no" fix nothing
+    these = [("These", "DET", {}, 2, "det"), ("dogs", "NOUN", PLUR, 4, "nsubj"), ("were", "AUX", PAST, 4, "cop"),
+             ("hungry", "ADJ", {}, 0, "root"), ("yesterday", "NOUN", SING, 4, "obl:unmarked"),
+             (".", "PUNCT", {}, 4, "punct")]
+    assert _run(_verb_agreement, these)[0] == [(3, [1, 2, 5], "verb_agreement_time")]
+
+
+def test_verb_agreement_drops_a_lexical_have():
+    # review seed 4141: "I [have] a Kodak camera …" — got, own, bought fit as well
+    rows = [("I", "PRON", {"Number": "Sing", "Person": "1"}, 2, "nsubj"), ("have", "VERB", PRES, 0, "root"),
+            ("a", "DET", {}, 4, "det"), ("camera", "NOUN", SING, 2, "obj"), ("now", "ADV", {}, 2, "advmod"),
+            (".", "PUNCT", {}, 2, "punct")]
+    found, drops = _run(_verb_agreement, rows)
+    assert found == []
+    assert any("lexical have/do" in reason for reason in drops), drops
+
+
+# UD English-EWT dev, as shipped (sent "The food is fresh and taste great."): "taste" carries Typo=Yes
+_TYPO_SENTENCE = """# text = The food is fresh and taste great.
+1\tThe\tthe\tDET\tDT\tDefinite=Def|PronType=Art\t2\tdet\t2:det\t_
+2\tfood\tfood\tNOUN\tNN\tNumber=Sing\t4\tnsubj\t4:nsubj|6:nsubj|7:nsubj:xsubj\t_
+3\tis\tbe\tAUX\tVBZ\tMood=Ind|Number=Sing|Person=3|Tense=Pres|VerbForm=Fin\t4\tcop\t4:cop\t_
+4\tfresh\tfresh\tADJ\tJJ\tDegree=Pos\t0\troot\t0:root\t_
+5\tand\tand\tCCONJ\tCC\t_\t6\tcc\t6:cc\t_
+6\ttaste\ttaste\tVERB\tVBP\tMood=Ind|Number=Plur|Person=3|Tense=Pres|Typo=Yes|VerbForm=Fin\t4\tconj\t4:conj:and\tCorrectForm=tastes|CorrectNumber=Sing
+7\tgreat\tgreat\tADJ\tJJ\tDegree=Pos\t6\txcomp\t6:xcomp\tSpaceAfter=No
+8\t.\t.\tPUNCT\t.\t_\t4\tpunct\t4:punct\t_
+
+"""
+
+
+@pytest.mark.parametrize("typo", [True, False])
+def test_a_typo_the_treebank_marks_in_a_rationale_word_drops_the_item(tmp_path, typo):
+    # review seed 4141: "The food <is> fresh and [taste] great" — the tense cue is the source's own slip
+    from interpeval.benchmarks.plm.grammar import SOURCES, grammar_items
+
+    text = _TYPO_SENTENCE if typo else _TYPO_SENTENCE.replace("Typo=Yes|", "")
+    for rel in SOURCES["en"]:
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text if rel.endswith("dev.conllu") else "# text = Thanks .\n1\tThanks\tthanks"
+                                    "\tNOUN\tNNS\t_\t0\troot\t0:root\t_\n2\t.\t.\tPUNCT\t.\t_\t1\tpunct\t1:punct\t_\n\n",
+                                    encoding="utf-8")
+    drops = Counter()
+    items = grammar_items(tmp_path, "en", drops).get("verb_agreement", [])
+    if typo:
+        assert items == [] and drops["grammar: the treebank marks a typo in the masked word or a rationale word"] == 1
+    else:
+        assert [(i.words[i.mask], [i.words[r] for r in i.rationale]) for i in items] == [("is", ["food", "taste"])]

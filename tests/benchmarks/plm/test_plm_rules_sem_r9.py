@@ -239,3 +239,14 @@ def test_a_capitalised_adjective_keeps_its_capital_after_the_marker():
     tree = [(2, "amod", "ADJ", {}), (4, "nsubj", "NOUN", {"Number": "Sing"}), (4, "cop", "AUX", {}),
             (0, "root", "ADJ", {}), (4, "punct", "PUNCT", {})]
     assert insert_or_delete(Item("en", "grammar", words, 2, [1], "verb_agreement", {}, tree=tree)).words[3] == "good"
+
+
+def test_copa_rationale_holds_no_filler():
+    # review seed 4141: "[quickly] [snapped]" — "quickly" does not help give "photographer"
+    from interpeval.benchmarks.plm.reasoning import copa_item
+
+    item = copa_item("en", "The photographer got the child to smile.", "effect",
+                     "The photographer quickly snapped the child's photo.")  # COPA dev, as shipped
+    marked = [item.words[i] for i in item.rationale]
+    assert "quickly" not in marked and "snapped" in marked, marked
+    assert item.words[item.mask] == "photographer"

@@ -24,6 +24,7 @@ from interpeval.benchmarks.plm.records import Item
 from interpeval.benchmarks.plm.words import (
     en_tokens,
     is_en_content,
+    is_en_filler,
     is_en_function,
     is_zh_content,
     zh_words,
@@ -158,8 +159,11 @@ def copa_item(lang: str, premise: str, question: str, alternative: str) -> Item 
     words = [*left, *connective, *right, "." if lang == "en" else "。"]
     offset = len(left) + len(connective)
     mask = offset + repeated[-1]
-    rationale = ([i for i, c in enumerate(left_content) if c] + [offset - 1]
-                 + [offset + i for i, c in enumerate(right_content) if c and offset + i != mask])
+    def deciding(words: list[str], content: list[bool]) -> list[int]:  # no "quickly", "Several" (review, seed 4141)
+        return [i for i, c in enumerate(content) if c and not (lang == "en" and is_en_filler(words[i]))]
+
+    rationale = (deciding(left, left_content) + [offset - 1]
+                 + [offset + i for i in deciding(right, right_content) if offset + i != mask])
     return Item(lang, "reasoning", words, mask, sorted(set(rationale)), "copa_repeat", {"question": question})
 
 

@@ -21,7 +21,13 @@ from xml.etree import ElementTree
 
 from interpeval.benchmarks.plm.records import Item
 from interpeval.benchmarks.plm.synonyms import en_names_person
-from interpeval.benchmarks.plm.words import en_tokens, is_en_content, is_en_negation, is_en_plural
+from interpeval.benchmarks.plm.words import (
+    en_tokens,
+    is_en_content,
+    is_en_filler,
+    is_en_negation,
+    is_en_plural,
+)
 from interpeval.errors import DataError
 from interpeval.models.lineage import content_hash
 
@@ -41,11 +47,6 @@ _TIES = _PREPOSITIONS | {"to", "about", "through", "onto", "across", "against", 
 #: words that end a candidate's predicate: punctuation aside, the openers of another clause
 _CLAUSE_OPENERS = {"because", "while", "but", "so", "although", "though", "since", "when", "after", "before",
                    "until", "if", "as", "that", "who", "whom", "whose", "which", "where", "what", "and", "or", "then"}
-#: adverbs of time and discourse that decide nothing ("Soon he saw Carl", "was immediately taken")
-_FILLERS = {"soon", "now", "then", "already", "just", "also", "even", "again", "still", "ever", "yet", "here",
-            "there", "finally", "eventually", "suddenly", "immediately", "really", "actually", "greatly"}
-
-
 def _text(node: ElementTree.Element | None) -> str:
     return " ".join((node.text or "").split()) if node is not None else ""
 
@@ -150,15 +151,6 @@ def _special_words(schemas: list[ElementTree.Element], number: int) -> list[int]
             return [i for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal" for i in range(i1, i2)
                     if mine[i][:1].isalnum()]
     return []
-
-
-def is_en_filler(word: str) -> bool:
-    """An adverb that decides nothing: of time or discourse ("soon", "immediately"), or one lemminflect knows
-    only as an adverb in -ly ("greatly"). Degree words ("too", "very", "so") and negations are no fillers."""
-    from lemminflect import getAllLemmas
-
-    low = word.lower()
-    return low in _FILLERS or low.endswith("ly") and set(getAllLemmas(low)) == {"ADV"}
 
 
 def _names_person(candidate: list[str]) -> bool:

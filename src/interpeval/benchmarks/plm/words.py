@@ -117,3 +117,18 @@ def ud_item(sentence: Any, lang: str, dimension: str, mask_id: int, rationale_id
     tree = [(w[4] - 1, w[5], w[2], dict(w[3])) for w in sentence.words]
     return Item(lang, dimension, words, mask_id - 1, sorted({i - 1 for i in rationale_ids}), rule, provenance,
                 tree=tree)
+
+
+#: adverbs of time and discourse that decide nothing ("Soon he saw Carl", "was immediately taken")
+_FILLERS = {"soon", "now", "then", "already", "just", "also", "even", "again", "still", "ever", "yet", "here",
+            "there", "finally", "eventually", "suddenly", "immediately", "really", "actually", "greatly",
+            "several", "certain"}  # "[Several] suspects", "a [certain] number" (review, seed 4141)
+
+
+def is_en_filler(word: str) -> bool:
+    """An adverb that decides nothing: of time or discourse ("soon", "immediately"), or one lemminflect knows
+    only as an adverb in -ly ("greatly"). Degree words ("too", "very", "so") and negations are no fillers."""
+    from lemminflect import getAllLemmas
+
+    low = word.lower()
+    return low in _FILLERS or low.endswith("ly") and set(getAllLemmas(low)) == {"ADV"}
