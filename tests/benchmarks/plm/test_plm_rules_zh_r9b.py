@@ -135,3 +135,17 @@ def test_reasoning_rationale_marks_a_negation_and_a_verb_jieba_tags_as_a_preposi
     assert isinstance(item, Item) and "不" in [item.words[i] for i in item.rationale]
     item = copa_item("zh", "游说者说服立法机关支持该法案。", "effect", "立法机关通过了该法案。")
     assert isinstance(item, Item) and "通过" in [item.words[i] for i in item.rationale]
+
+
+def test_no_in_fact_before_xiangfan_de():
+    # seed 5353 (this round's own sample): "其實，相反的只會說吉大港語的人聽不懂" stacks two markers
+    words = ["相反", "的", "只", "會", "說", "吉大港語", "的", "人", "聽不懂", "。"]
+    assert insert_or_delete(Item("zh", "grammar", words, 6, [4, 7], "de_particle", {"source": "ud/x.conllu"})) is None
+
+
+def test_computation_keeps_a_one_the_equation_leaves_out(tmp_path):
+    # seed 5353: "8个篮球和[1]个足球" — x=(500-60)/8 writes no × 1, but the rationale needs how many footballs
+    marked = _marked(tmp_path, "毕老师为学校购买了8个篮球和1个足球，共花去500元．已知足球的单价是60元，篮球的单价=多少元？",
+                     "毕 老师 为 学校 购买 了 8 个 篮球 和 1 个 足球 ， 共 花 去 500 元 ． 已知 足球 的 单价 是 60 元 ， 篮球 的 单价 = 多少 元 ？",
+                     "x=(500-60)/8", "55")
+    assert "1" in marked

@@ -116,6 +116,8 @@ def _uses(word: str, used: set[float]) -> bool:
     """Whether a number written in ``word`` is one the equation uses (also as a percentage: 20% ↔ 0.2); "2010年世界杯",
     the 5 of "5一"黄金周 or a distractor such as 慢车长1034米 are not (outside review, seed 4242)."""
     values = numbers_in(word)
+    if values == [1.0]:  # "8个篮球和[1]个足球": an equation never writes × 1 (seed 5353)
+        return True
     return any(abs(v * k - u) < 1e-9 for v in values for k in (1, 0.01, 100) for u in used)
 
 

@@ -148,9 +148,11 @@ def recheck(original: Item, partner: Item) -> str | None:
 
 # ------------------------------------------------------------------------------------------------ Ins./Del.
 def _zh_opening_connective(words: list[str]) -> bool:
-    """Whether a Chinese sentence opens with a discourse connective and a comma ("另一方面，…", "也就是說，…")."""
+    """Whether a Chinese sentence opens with a discourse connective and a comma ("另一方面，…", "也就是說，…") or with
+    相反的/相反地 ("其實，相反的只會說…", seed 5353)."""
     text = "".join(words[:6])
-    return any(text.startswith(c) and text[len(c):len(c) + 1] in ("，", ",", "、") for c in _ZH_OPENING_CONNECTIVES)
+    return text.startswith(("相反的", "相反地")) or any(
+        text.startswith(c) and text[len(c):len(c) + 1] in ("，", ",", "、") for c in _ZH_OPENING_CONNECTIVES)
 
 
 def insert_or_delete(item: Item) -> Item | None:
