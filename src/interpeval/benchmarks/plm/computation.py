@@ -3,9 +3,11 @@
 English: Alg514 and Dolphin1878 (MWPToolkit splits), Chinese: Math23K (valid/test). Only problems with one whole
 answer and an equation of at most two operators are kept (the paper's problems). The rationale
 (``equation_numbers``) is every word of the problem that writes a number (digits, and English number words such
-as "five" or "twice"), every word naming an operation (``OPERATION_WORDS``: "more", "sum", "quotient", 倍 …), the
+as "five" or "twice"; in Chinese only the numbers the equation uses, so a distractor such as 2010年 or 慢车长1034米
+is not marked), every word naming an operation (``OPERATION_WORDS``: "more", "sum", "quotient", 倍 …), the
 content words of every clause that holds a number of the equation (what the number counts and which way a relation goes) and
-those of the question sentence (what is asked), with their negations in English ("repetition of a digit is [not]
+those of the question sentence (what is asked) and, in Chinese, of a clause stating a condition (如果两端都放花,
+两车同向并行), with their negations in English ("repetition of a digit is [not]
 permitted": without "not" the rationale says the opposite); a problem whose equation uses no written number is dropped.
 """
 
@@ -84,17 +86,47 @@ def _stating(words: list[str], lang: str, used: set[float]) -> set[int]:
     return out
 
 
-def _zh_asking(words: list[str]) -> set[int]:
-    """Indices of the Chinese clauses that ask (多少, 几 …): the question may sit before the last comma ("小方至少要
-    摸出多少只袜子，才能保证有两只颜色不同的袜子", seed 2929: the rationale lacked what is asked)."""
+def _zh_clauses_with(words: list[str], starts: tuple[str, ...]) -> set[int]:
+    """Indices of the Chinese clauses that hold a word starting with one of ``starts``."""
     breaks = ("。", "，", "．", "？", "！", "；", "：", ",")
     out: set[int] = set()
     start = 0
     for end in [*[i for i, w in enumerate(words) if w in breaks], len(words)]:
-        if any(w.startswith(("多少", "几", "幾")) for w in words[start:end]):
+        if any(w.startswith(starts) for w in words[start:end]):
             out.update(range(start, end))
         start = end + 1
     return out
+
+
+def _zh_asking(words: list[str]) -> set[int]:
+    """Indices of the Chinese clauses that ask (多少, 几 …): the question may sit before the last comma ("小方至少要
+    摸出多少只袜子，才能保证有两只颜色不同的袜子", seed 2929: the rationale lacked what is asked)."""
+    return _zh_clauses_with(words, ("多少", "几", "幾"))
+
+
+#: words of a clause that states a condition changing the answer: "如果两端都放花" (44 ÷ 4 + 1 = 12, without it 11),
+#: "两车同向并行，当两车车头齐时" (the speeds are subtracted); outside review, seed 4242
+_ZH_CONDITIONS = ("如果", "若", "假如", "要是", "假设", "同向", "相向", "背向", "反向", "两端", "两头", "一端", "车头",
+                  "车尾", "首尾")
+#: words that only announce the question (问小明妈妈…: a lone 问 in the rationale, seed 4242)
+_ZH_ASK_WORDS = {"问", "请问", "求", "那么"}
+
+
+def _uses(word: str, used: set[float]) -> bool:
+    """Whether a number written in ``word`` is one the equation uses (also as a percentage: 20% ↔ 0.2); "2010年世界杯",
+    the 5 of "5一"黄金周 or a distractor such as 慢车长1034米 are not (outside review, seed 4242)."""
+    values = numbers_in(word)
+    if values == [1.0]:  # "8个篮球和[1]个足球": an equation never writes × 1 (seed 5353)
+        return True
+    return any(abs(v * k - u) < 1e-9 for v in values for k in (1, 0.01, 100) for u in used)
+
+
+def _zh_operation(words: list[str], i: int) -> bool:
+    """Whether the operation word at ``i`` names an operation: 和 is a sum only as "…的和" or "和是/和为", otherwise
+    it joins two nouns ("某杀虫剂和水混合", seed 4242)."""
+    if words[i] != "和":
+        return True
+    return i > 0 and words[i - 1].endswith("的") or i + 1 < len(words) and words[i + 1] in ("是", "为", "等于", "=")
 
 
 def _problem(row: dict[str, Any]) -> tuple[str, str, str | None]:
@@ -171,16 +203,21 @@ def computation_items(data_dir: Path, lang: str, drops: Counter[str] | None = No
                 drops["computation: longer than the word limit"] += 1
                 continue
             mask = len(words) - 2
-            rationale = [i for i, w in enumerate(words[:mask]) if numbers_in(w) or w.lower() in OPERATION_WORDS]
+            # Chinese marks only the numbers the equation uses; English marks every number: Alg514/Dolphin equations
+            # leave out counts a reader needs ("the sum of [two] consecutive integers", "[87] consecutive integers")
+            rationale = [i for i, w in enumerate(words[:mask]) if (
+                numbers_in(w) if lang == "en" else _uses(w, used)) or w.lower() in OPERATION_WORDS
+                and (lang == "en" or _zh_operation(words, i))]
             if not used & {v for w in words[:mask] for v in numbers_in(w)}:
                 drops["computation: no number of the equation written in the problem"] += 1
                 continue
             asked = set(range(_question_start(problem, lang), len(problem)))
             if lang == "zh":
-                asked |= _zh_asking(problem)
+                asked |= _zh_asking(problem) | _zh_clauses_with(problem, _ZH_CONDITIONS)
             rationale += [i for i in _stating(problem, lang, used) | asked if (
                 is_en_content(problem[i]) or is_en_negation(problem[i]) if lang == "en" else problem[i] not in function_words("zh")
-                and problem[i].isalnum())]
+                and problem[i].isalnum() and problem[i] not in _ZH_ASK_WORDS)
+                and (lang == "en" or not numbers_in(problem[i]) or _uses(problem[i], used))]
             rationale = sorted(set(rationale))
             out.append(Item(lang, "computation", words, mask, rationale, "equation_numbers",
                             {"source": rel, "record": number, "id": row.get("id"), "text_sha1": content_hash(text)}))

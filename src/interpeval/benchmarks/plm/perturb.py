@@ -56,6 +56,14 @@ _ZH_IN_FACT = ("其实", "其實", "事实上", "事實上", "实际上", "實�
 _OPENING_CONJUNCTIONS = {"en": {"but", "and", "or", "so", "yet"},
                          "zh": {"然而", "而且", "但是", "而", "但", "可是", "因此", "所以", "並且", "并且", "不过", "不過",
                                 "另外", "此外", "同时", "同時"}}
+#: sentence-initial discourse connectives written as phrases (the treebank splits them: 另 一 方面): "其實，另一方面，…",
+#: "其實，同樣，…", "其實，也就是說，…" stack two markers (outside review, seed 4242); such a sentence gets no 其实
+_ZH_OPENING_CONNECTIVES = ("另一方面", "同样", "同樣", "也就是说", "也就是說", "换句话说", "換句話說", "换言之", "換言之",
+                           "总之", "總之", "总而言之", "總而言之", "例如", "比如", "譬如", "首先", "其次", "再次", "最后",
+                           "最後", "然后", "然後", "于是", "於是", "因而", "当然", "當然", "显然", "顯然", "相反",
+                           "反之", "相对地", "相對地", "与此同时", "與此同時", "事实上", "事實上", "实际上", "實際上",
+                           "总的来说", "總的來說", "一般来说", "一般來說", "不过", "不過", "此外", "另外", "同时",
+                           "同時", "再者", "况且", "況且", "甚至", "尤其", "特别是", "特別是", "结果", "結果")
 _QUOTES = {'"', "“", "'", "‘"}
 #: sentence-initial interjections and courtesy words: "In fact , well …", "In fact , please note …" are not English
 #: (review, seed 2727); such a sentence gets no inserted marker
@@ -139,6 +147,14 @@ def recheck(original: Item, partner: Item) -> str | None:
 
 
 # ------------------------------------------------------------------------------------------------ Ins./Del.
+def _zh_opening_connective(words: list[str]) -> bool:
+    """Whether a Chinese sentence opens with a discourse connective and a comma ("另一方面，…", "也就是說，…") or with
+    相反的/相反地 ("其實，相反的只會說…", seed 5353)."""
+    text = "".join(words[:6])
+    return text.startswith(("相反的", "相反地")) or any(
+        text.startswith(c) and text[len(c):len(c) + 1] in ("，", ",", "、") for c in _ZH_OPENING_CONNECTIVES)
+
+
 def insert_or_delete(item: Item) -> Item | None:
     keep = set(item.rationale) | {item.mask}
     for i, word in enumerate(item.words):
@@ -156,6 +172,8 @@ def insert_or_delete(item: Item) -> Item | None:
         opening = True
     if opening and item.lang == "zh" or item.lang == "zh" and "".join(words[:2]).startswith(_ZH_IN_FACT):
         return None  # no "其实，事實上，…": the sentence says "in fact" already
+    if item.lang == "zh" and _zh_opening_connective(words):
+        return None  # no "其實，另一方面，…", "其實，同樣，…" (outside review, seed 4242)
     at = 1 if opening else 0
     if item.lang == "en" and len(words) > at and item.mask != at and _lower_at_start(item, at):
         words[at] = words[at].lower()

@@ -123,9 +123,23 @@ def _clauses(lang: str, premise: str, alternative: str) -> tuple[list[str], list
             right[0] = right[0].lower()  # COPA's alternatives hold no names: "so people skated", not "so People"
         return (left, [is_en_content(w) for w in left], right, [is_en_content(w) for w in right], _en_nouns(right))
     lp, rp = zh_words(premise.rstrip("。")), zh_words(alternative.rstrip("。"))
-    return ([w for w, _ in lp], [is_zh_content(w, f) for w, f in lp], [w for w, _ in rp],
-            [is_zh_content(w, f) for w, f in rp], [i for i, (_, f) in enumerate(rp) if f.startswith("n")
-                                                   and i and _zh_determined(*rp[i - 1])])
+    return ([w for w, _ in lp], _zh_content(lp), [w for w, _ in rp],
+            _zh_content(rp), [i for i, (_, f) in enumerate(rp) if f.startswith("n")
+                              and i and _zh_determined(*rp[i - 1])])
+
+
+#: negations: "这个男孩[不]喜欢这个新同学" without 不 reads the opposite cause (outside review, seed 4242)
+_ZH_NEGATIONS = {"不", "没", "没有", "沒", "沒有", "未", "别", "別", "不要", "不会", "不能", "无法", "無法", "从未", "從未"}
+
+
+def _zh_content(words: list[tuple[str, str]]) -> list[bool]:
+    """Content flags of jieba-tagged words, with a negation before a content word and a word jieba tags as a
+    preposition but that takes an aspect particle, so a verb ("立法机关[通过]了该法案", seed 4242)."""
+    flags = [is_zh_content(w, f) for w, f in words]
+    for i, (word, flag) in enumerate(words[:-1]):
+        negation = word in _ZH_NEGATIONS and flags[i + 1]
+        flags[i] = flags[i] or negation or flag == "p" and words[i + 1][0] in ("了", "过", "過", "着", "著")
+    return flags
 
 
 def _zh_determined(word: str, flag: str) -> bool:
