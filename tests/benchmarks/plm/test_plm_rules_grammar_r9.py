@@ -251,3 +251,36 @@ def test_a_typo_the_treebank_marks_in_a_rationale_word_drops_the_item(tmp_path, 
         assert items == [] and drops["grammar: the treebank marks a typo in the masked word or a rationale word"] == 1
     else:
         assert [(i.words[i.mask], [i.words[r] for r in i.rationale]) for i in items] == [("is", ["food", "taste"])]
+
+
+def test_verb_agreement_drops_a_verb_that_disagrees_with_its_subjects_number():
+    # review seed 8181 (EWT): "the Viet [Minh] <were> in control" — a name read as a group; "was" fits as well
+    rows = [("the", "DET", {}, 3, "det"), ("Viet", "PROPN", SING, 3, "compound"), ("Minh", "PROPN", SING, 6, "nsubj"),
+            ("were", "AUX", PAST, 6, "cop"), ("in", "ADP", {}, 6, "case"), ("control", "NOUN", SING, 0, "root"),
+            ("yesterday", "NOUN", SING, 6, "obl:unmarked"), (".", "PUNCT", {}, 6, "punct")]
+    found, drops = _run(_verb_agreement, rows)
+    assert found == [] and any("does not agree with its subject" in r for r in drops), drops
+    # the same sentence with "was" (agreeing) is an item
+    agreeing = [r if r[0] != "were" else ("was", "AUX", PAST, 6, "cop") for r in rows]
+    assert _run(_verb_agreement, agreeing)[0] == [(4, [3, 7], "verb_agreement_time")]
+
+
+def test_verb_agreement_drops_be_to_with_an_infinitive():
+    # review seed 8181 (EWT): "Your pledge <is> to be made electronically" — has / needs fit as well
+    rows = [("Your", "PRON", {"Poss": "Yes"}, 2, "nmod:poss"), ("pledge", "NOUN", SING, 6, "nsubj:pass"),
+            ("is", "AUX", PRES, 6, "aux"), ("to", "PART", {}, 6, "mark"), ("be", "AUX", {"VerbForm": "Inf"}, 6,
+                                                                           "aux:pass"),
+            ("made", "VERB", {"VerbForm": "Part"}, 0, "root"), ("now", "ADV", {}, 6, "advmod"),
+            (".", "PUNCT", {}, 6, "punct")]
+    found, drops = _run(_verb_agreement, rows)
+    assert found == [] and any("'be to'" in r for r in drops), drops
+
+
+def test_no_marker_before_a_linking_adverb():
+    # review seed 8181: "In fact , also more often than not …"
+    from interpeval.benchmarks.plm.records import Item
+
+    words = ["Also", "more", "often", "than", "not", "the", "staff", "is", "rude", "."]
+    assert partners(Item("en", "grammar", words, 3, [1, 2], "comparative_than", {})) == [] or all(
+        p.words[:3] != ["In", "fact", ","] for p in partners(Item("en", "grammar", words, 3, [1, 2],
+                                                                  "comparative_than", {})))

@@ -149,3 +149,18 @@ def test_computation_keeps_a_one_the_equation_leaves_out(tmp_path):
                      "毕 老师 为 学校 购买 了 8 个 篮球 和 1 个 足球 ， 共 花 去 500 元 ． 已知 足球 的 单价 是 60 元 ， 篮球 的 单价 = 多少 元 ？",
                      "x=(500-60)/8", "55")
     assert "1" in marked
+
+
+@pytest.mark.parametrize("premise, alternative, swapped", [
+    # outside review seed 8282: "因为他抓住了…，所以老师…" — the pronoun now comes before its noun: no swap
+    ("那个女人用冷水冲洗着她的手指。", "她的手指在烤面包机上烫到了。", False),  # XCOPA zh val idx 19
+    # no pronoun in the cause: the swap stays
+    ("我裤子口袋里的钥匙不见了。", "这个口袋上有一个洞。", True),
+])
+def test_no_clause_swap_that_moves_a_pronoun_before_its_noun(premise, alternative, swapped):
+    from interpeval.benchmarks.plm.perturb import partners
+    from interpeval.benchmarks.plm.reasoning import copa_item
+
+    item = copa_item("zh", premise, "cause", alternative)
+    assert not isinstance(item, str), item
+    assert any(p.words[0] == "因为" for p in partners(item)) is swapped

@@ -99,6 +99,17 @@ def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
                          and _word(s, w)[5] != "advmod" for w in range(wid + 1, subj)):
             drops["verb_agreement_there: other words between the verb and its noun (a clause, a pause)"] += 1
             continue
+        if there is None and supos != "PRON" and _THERE_NUMBER.get(form.lower(), sfeats["Number"]) != sfeats["Number"] \
+                and not any(_word(s, c)[5] == "conj" for c in s.children[subj]):
+            # "the Viet [Minh] <were> in control": a name read as a group, "was" fits as well (review, seed 8181)
+            drops["verb_agreement: the text's verb does not agree with its subject's number (a name or noun read "
+                  "as a group)"] += 1
+            continue
+        if form.lower() in ("is", "are", "was", "were", "am") and wid < len(s.words) \
+                and _word(s, wid + 1)[1].lower() == "to":
+            # "Your pledge <is> to be made": a be of obligation, "has" / "needs" fit as well (review, seed 8181)
+            drops["verb_agreement: 'be to' + infinitive (has / needs to fit as well)"] += 1
+            continue
         extra, name, timed_name = ([there], "verb_agreement_there", "verb_agreement_there") if there else (
             [], "verb_agreement", "verb_agreement_time")
         if sform.lower() in _COLLECTIVE:
