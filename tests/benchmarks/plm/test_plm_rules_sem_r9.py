@@ -250,3 +250,25 @@ def test_copa_rationale_holds_no_filler():
     marked = [item.words[i] for i in item.rationale]
     assert "quickly" not in marked and "snapped" in marked, marked
     assert item.words[item.mask] == "photographer"
+
+
+@pytest.mark.parametrize("first, upos", [("It", "PRON"), ("He", "PRON"), ("As", "ADP")])
+def test_a_function_word_is_lower_cased_whatever_wordnet_writes(first, upos):
+    # review: WordNet's first senses of "It" (IT), "He" (helium), "As" (arsenic) are capitalised nouns
+    from interpeval.benchmarks.plm.perturb import insert_or_delete
+    from interpeval.benchmarks.plm.records import Item
+
+    words = [first, "is", "tough", "to", "make", "money", "today", "."]
+    tree = [(2, "nsubj", upos, {"Number": "Sing"}), (2, "cop", "AUX", {}), (-1, "root", "ADJ", {}),
+            (4, "mark", "PART", {}), (2, "xcomp", "VERB", {}), (4, "obj", "NOUN", {}), (4, "obl", "NOUN", {}),
+            (2, "punct", "PUNCT", {})]
+    partner = insert_or_delete(Item("en", "grammar", words, 1, [0, 6], "verb_agreement_time", {}, tree=tree))
+    assert partner.words[:4] == ["In", "fact", ",", first.lower()]
+
+
+def test_copa_an_owners_pronoun_does_not_name_the_other_person():
+    # review: "The woman waved her hand" kept the item although "the [friend] waved her hand" fits as well
+    from interpeval.benchmarks.plm.reasoning import copa_item
+
+    dropped = copa_item("en", "The woman spotted her friend across the room.", "effect", "The woman waved her hand.")
+    assert isinstance(dropped, str) and "both name people" in dropped, dropped

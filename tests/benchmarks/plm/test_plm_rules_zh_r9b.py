@@ -164,3 +164,11 @@ def test_no_clause_swap_that_moves_a_pronoun_before_its_noun(premise, alternativ
     item = copa_item("zh", premise, "cause", alternative)
     assert not isinstance(item, str), item
     assert any(p.words[0] == "因为" for p in partners(item)) is swapped
+
+
+def test_computation_condition_words_do_not_match_ruogan():
+    # review: 若 matched 若干 ("some"), so "把一个圆柱体平均分成若干份切开" was marked as a condition
+    from interpeval.benchmarks.plm.computation import _zh_clauses_with
+
+    words = ["把", "一个", "圆柱体", "平均", "分成", "若干", "份", "切开", "，", "若", "表面积", "增加", "20"]
+    assert _zh_clauses_with(words, ("如果", "若")) == set(range(9, 13))

@@ -67,7 +67,9 @@ def class_index(model: Model, task: Task, side: str) -> int:
     name), else the file's numeric label, else the position among the sorted label names (the convention of
     ``interpeval train``)."""
     raw = task.raw_labels[task.sides.index(side)]
+    # id2label, as check_classes reads it: a head saved with id2label only has label2id null (transformers 5)
     names = {str(k).lower(): int(v) for k, v in (getattr(model.hf.config, "label2id", None) or {}).items()}
+    names.update({str(name).lower(): int(k) for k, name in (getattr(model.hf.config, "id2label", None) or {}).items()})
     for name in (raw.lower(), side.lower()):
         if name in names:
             return names[name]

@@ -92,7 +92,7 @@ def _zh_clauses_with(words: list[str], starts: tuple[str, ...]) -> set[int]:
     out: set[int] = set()
     start = 0
     for end in [*[i for i, w in enumerate(words) if w in breaks], len(words)]:
-        if any(w.startswith(starts) for w in words[start:end]):
+        if any(w.startswith(starts) and not w.startswith("若干") for w in words[start:end]):  # 若干 = "some"
             out.update(range(start, end))
         start = end + 1
     return out

@@ -136,10 +136,10 @@ _ZH_PART_OF = re.compile(r"一些|部分|许多|其中|之一|有些|多数")
 #: many people, unless the full name is given with its middle dot ("伊芳·卡特菲")
 _ZH_TRANSLITERATION = set("拉德利斯尔克特尼亚纳多奥维里卡丹萨塞赛罗洛夫基姆伦森默曼顿逊普布格兰恩莫诺蒙托雷乔艾"
                           "比迪杰吉皮佩埃蒂西勒贝伯哈汉沃华柯科瓦茨兹马米梅麦玛菲弗福罗鲁卢路娜娅莎丝妮琳")
-#: what is said of a person: with one part of a foreign name the statement names no one in particular
 #: measures of a kind, not of one thing: "剃刀嘴凤冠雉体长为[89厘米]" — a species' length is a range, 83 or 85 厘米 fit
 #: as naturally (independent review, seed 9393)
 _ZH_KIND_MEASURES = ("体长",)
+#: what is said of a person: with one part of a foreign name the statement names no one in particular
 _ZH_PERSON_FACTS = ("退役", "退休", "去世", "逝世", "病逝", "出生", "诞生", "原名", "本名", "艺名", "笔名", "母亲",
                     "父亲", "国籍", "祖籍", "谥号", "绰号", "外号")
 

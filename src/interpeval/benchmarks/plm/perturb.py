@@ -278,8 +278,10 @@ def _lower_at_start(item: Item, i: int) -> bool:
     word = item.words[i]
     if word == "I" or not word[:1].isupper() or len(word) > 1 and word.isupper():
         return False  # "PLEASE NOTE :" is not "please NOTE :" (round 8)
-    if item.tree is not None:  # "In fact , Islamic Jihad …", not "islamic Jihad" (review, seed 4141)
-        return item.tree[i][2] != "PROPN" and not en_written_capitalised(word)
+    if item.tree is not None:  # "In fact , Islamic Jihad …", not "islamic Jihad" (review, seed 4141); "It", "He",
+        # "As" stay function words whatever WordNet's first sense (IT, helium, arsenic) writes
+        return item.tree[i][2] != "PROPN" and not (item.tree[i][2] in ("ADJ", "NOUN") and not is_en_function(word)
+                                                   and en_written_capitalised(word))
     if (is_en_function(word) or word.lower() in _QUANTIFIERS
             or any(part in NUMBER_WORDS for part in word.lower().split("-"))):
         return True  # "In fact , many people …" (seed 2626: "Many" kept its capital)

@@ -198,8 +198,12 @@ def _either_person(premise: list[str], alternative: list[str], masked: int) -> b
     if not people:
         return False
     owner = alternative[masked - 1].lower() if masked else ""
-    named_again = any(re.sub(r"['’]s$", "", w.lower()) in people | _PERSONAL
-                      for k, w in enumerate(alternative) if k != masked)
+    def names_a_person(k: int, word: str) -> bool:  # "her hand" is the owner's, not another person (review)
+        low = re.sub(r"['’]s$", "", word.lower())
+        possessive = low in _PERSONAL and k + 1 < len(alternative) and is_en_content(alternative[k + 1])
+        return low in people or low in _PERSONAL and not possessive
+
+    named_again = any(names_a_person(k, w) for k, w in enumerate(alternative) if k != masked)
     return not (named_again or owner in ("his", "her", "their", "my", "our", "your")
                 or owner.endswith(("'s", "’s")) and len(owner) > 2)
 
