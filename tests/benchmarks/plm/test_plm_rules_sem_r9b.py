@@ -3,14 +3,14 @@
 WSC285 and fails on the round-9 rule; the last tests hold rationales the new rule must leave as they were."""
 
 import pytest
-
-from tests.benchmarks.plm.test_plm_rules_sem_r9 import _rationales, _schema
+from test_plm_rules_sem_r9 import _rationales, _schema
 
 
 def _twins(txt1, pron, txt2s, answers, correct):
     """A schema and its twin (the same text but for its ending, the other answer); the first is the one judged."""
     other = "B" if correct == "A" else "A"
-    return [_schema(txt1, pron, txt2, answers, c, quote2=txt2.rstrip(".")) for txt2, c in zip(txt2s, (correct, other))]
+    return [_schema(txt1, pron, txt2, answers, c, quote2=txt2.rstrip(".")) for txt2, c in
+            zip(txt2s, (correct, other), strict=True)]
 
 
 @pytest.mark.parametrize("txt1, pron, txt2s, answers, correct, needed, left_out", [

@@ -3,10 +3,13 @@
 ``wsc_referent``: the schema's pronoun becomes "the [MASK]" (or "[MASK]" for a name), the answer is the correct
 candidate's head word; the rationale is both candidates' head words, the content words of the schema's quote
 (the words that decide the referent, e.g. "full" in "… because he was full") and the words by which the schema
-differs from its twin ("research" / "childhood"). Where both candidates are people (names, or nouns whose WordNet
-sense is a person), the rationale also holds the words relating each candidate to its predicate ("Beth didn't get
-angry with Sally", "Goodman's biography of … Xenophanes"): without them the names could swap. Fillers (adverbs
-such as "immediately", "soon") are never marked. Possessive pronouns become
+differs from its twin ("research" / "childhood"; the twin is the closest neighbour with the same candidates and
+the other answer), or without a twin the candidates' own words ("the heavy book"). Every candidate also brings the
+words relating it to its predicate ("Beth didn't get angry with Sally", "the ball crashed through the table",
+"the judges couldn't figure out"), less setting phrases ("through the park", "at the party"): without them the
+candidates could swap (round 9; for things too since round 9c). Fillers (adverbs such as "immediately", "soon")
+and intensifiers ("very", "right") are never marked, unless the twin differs by them; a manner adverb of the quote
+("behaving so strangely") is the cue and stays. Possessive pronouns become
 "[MASK] 's"; "her" (object or possessive) is dropped. Entity–property items from UD (an adjective of a noun) were
 dropped: a noun admits many adjectives, so no reader can give the one answer. No Chinese source fixes a word by
 meaning alone (no Chinese WSC is among the sources), so Chinese has no semantics dimension.
@@ -20,7 +23,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from interpeval.benchmarks.plm.records import Item
-from interpeval.benchmarks.plm.synonyms import _wn_data, _wn_index, en_names_person
+from interpeval.benchmarks.plm.synonyms import _wn_data, _wn_index
 from interpeval.benchmarks.plm.words import (
     en_tokens,
     is_en_content,
@@ -251,8 +254,9 @@ def _relation_words(left: list[str], heads: list[str], modifiers: set[str] = fro
     its predicate: forward to the end of its clause (verbs, particles, the preposition tying the other candidate,
     negations, a possessed noun: "Beth [didn't get angry with] Sally", "Cooper's [grave]"; content words between
     that preposition and the other candidate are its modifiers and stay out: "biography [of] the Spartan general
-    Xenophanes"), and backward the preposition and verb that govern it ("he [saw] Carl"). Fillers stay out. Why:
-    where both candidates are people, the names alone could swap (outside review, seed 1010: 9/20)."""
+    Xenophanes"), and backward the preposition and verb that govern it ("he [saw] Carl", "[put] the heavy book":
+    the candidates' own ``modifiers`` are skipped). Fillers and settings stay out. Why: the candidates alone could
+    swap (outside reviews, seed 1010: 9/20 for people; seeds 4141 / 8181 for things: "ball table made steel")."""
     mentions = [i for i, w in enumerate(left) if w in heads or w.removesuffix("'s") in heads]
     out: set[int] = set()
     for h in mentions:
