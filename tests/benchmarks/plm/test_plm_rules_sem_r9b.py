@@ -40,6 +40,14 @@ def _twins(txt1, pron, txt2s, answers, correct):
     ("At the Loebner competition the judges couldn't figure out which respondents were the chatbots because", "they",
      ["were so stupid.", "were so advanced."], ["the judges", "the chatbots"], "A",
      ["judges", "couldn't", "figure", "out", "chatbots", "stupid"], ["Loebner", "competition"]),
+    # WSC 174 / 52 (read after the rule for things): a place name and a time, and the subject's own phrase, are settings
+    ("Archaeologists have concluded that humans lived in Laputa 20,000 years ago.", "They",
+     ["hunted for evidence on the river banks.", "hunted for deer on the river banks."],
+     ["Archaeologists", "humans"], "A", ["Archaeologists", "concluded", "humans", "lived", "evidence"],
+     ["in", "Laputa", "20,000", "years", "ago"]),
+    ("The painting in Mark's living room shows an oak tree.", "It",
+     ["is to the right of the bookcase.", "is to the right of a house."], ["The painting", "the oak tree"], "A",
+     ["painting", "shows", "tree", "bookcase"], ["Mark's", "living", "room", "the"]),
 ])
 def test_wsc_rationale_holds_the_predicate_and_no_filler(tmp_path, txt1, pron, txt2s, answers, correct, needed,
                                                          left_out):

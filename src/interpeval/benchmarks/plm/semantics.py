@@ -173,7 +173,7 @@ def _special_words(schemas: list[ElementTree.Element], number: int) -> list[int]
     if matcher is None or matcher.ratio() < _TWIN_SIMILARITY:
         return []
     return [i for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal" for i in range(i1, i2)
-            if mine[i][:1].isalnum()]
+            if mine[i][:1].isalnum() and mine[i].lower() not in _DETERMINERS]
 
 
 def _candidate_words(left: list[str], heads: list[int], candidates: list[list[str]]) -> list[int]:
@@ -286,8 +286,10 @@ def _relation_words(left: list[str], heads: list[str], modifiers: set[str] = fro
                      and not (left[j].lower() == "and" and j + 1 < len(left) and _is_verb_form(left[j + 1]))),
                     len(left))
         begin = h + 1
-        if _opens_clause(left, h) and begin < stop and left[begin].lower() == "of":  # "the sponsors [of the bill] got"
-            begin = next((j for j in range(begin + 1, stop) if _is_verb_form(left[j])), begin)
+        # the subject's own phrase: "the sponsors [of the bill] got", "the painting [in Mark's living room] shows"
+        if _opens_clause(left, h) and begin < stop and left[begin].lower() in _PREPOSITIONS:
+            begin = next((j for j in range(begin + 1, stop) if _is_verb_form(left[j]) and not (  # not "Mark's living"
+                left[j - 1].endswith("'s") or left[j - 1].lower() in _DETERMINERS)), begin)
         kept: list[int] = []
         for j in range(begin, min(stop, begin + 8)):
             low = left[j].lower()
@@ -306,8 +308,9 @@ def _relation_words(left: list[str], heads: list[str], modifiers: set[str] = fro
 
 
 def _without_settings(words: list[str], kept: list[int], stop: int) -> list[int]:
-    """``kept`` less each phrase of a preposition whose noun is a setting and no candidate: "jogging [through the
-    park]", "barking [at the party]", "got [to the town hall]" (outside review, seed 8181: filler). The window ends
+    """``kept`` less each phrase of a preposition whose noun is a setting or a name and no candidate: "jogging
+    [through the park]", "barking [at the party]", "got [to the town hall]" (outside review, seed 8181: filler),
+    "lived [in Laputa]", and a time "[20,000 years ago]". The window ends
     before a candidate (``stop``), so a phrase of a candidate keeps its preposition ("crashed [through] the table")."""
     out = list(kept)
     for j in kept:
@@ -315,11 +318,14 @@ def _without_settings(words: list[str], kept: list[int], stop: int) -> list[int]
                 or words[j].lower() == "to" and j + 1 < stop and _is_verb(words[j + 1]):  # "went out [to buy] …"
             continue
         noun = [k for k in range(j + 1, stop) if is_en_content(words[k])]
-        end = next((k for k in range(j + 1, stop) if not (is_en_content(words[k])
-                                                           or words[k].lower() in _DETERMINERS)), stop)
+        end = next((k for k in range(j + 1, stop) if any(c.isdigit() for c in words[k])
+                    or not (is_en_content(words[k]) or words[k].lower() in _DETERMINERS)), stop)
         noun = [k for k in noun if k < end]
-        if noun and _is_setting(words[noun[-1]]):
+        if noun and (_is_setting(words[noun[-1]]) or words[noun[-1]][:1].isupper()):  # "lived [in Laputa]"
             out = [k for k in out if k != j and k not in noun]
+    for j in kept:  # "[20,000 years ago]": a time, no relation
+        if words[j].lower() == "ago":
+            out = [k for k in out if not j - 2 <= k <= j]
     return out
 
 
