@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from difflib import SequenceMatcher
+from functools import cache
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -212,20 +213,16 @@ def _is_setting(noun: str) -> bool:
 
 def _wn_reaches(senses: list[str], targets: set[str]) -> bool:
     """Whether one of the noun ``senses`` (WordNet offsets) is, or has as a hypernym, one of ``targets``."""
-    todo, seen = list(senses), set()
-    while todo:
-        offset = todo.pop()
-        if offset in targets:
-            return True
-        if offset in seen:
-            continue
-        seen.add(offset)
-        fields = _wn_data("noun")[offset].split()
-        count = int(fields[3], 16)
-        pointers = int(fields[4 + 2 * count])
-        todo += [fields[6 + 2 * count + 4 * k] for k in range(pointers)
-                 if fields[5 + 2 * count + 4 * k] in ("@", "@i")]
-    return False
+    return any(_wn_ancestors(offset) & targets for offset in senses)
+
+
+@cache
+def _wn_ancestors(offset: str) -> frozenset[str]:
+    """``offset`` and all its hypernyms (instance hypernyms too) in WordNet 3.0's noun data."""
+    fields = _wn_data("noun")[offset].split()
+    at = 4 + 2 * int(fields[3], 16)  # the pointer count follows the synset's words
+    pointers = [fields[at + 1 + 4 * k: at + 3 + 4 * k] for k in range(int(fields[at]))]
+    return frozenset({offset}).union(*(_wn_ancestors(target) for symbol, target in pointers if symbol in ("@", "@i")))
 
 
 def _is_verb_form(word: str) -> bool:
