@@ -64,12 +64,12 @@ def test_wsc_rationale_holds_no_filler_adverb(tmp_path):
     assert "immediately" not in rationale and {"stabbed", "taken", "police", "station"} <= set(rationale), rationale
 
 
-def test_wsc_rationale_of_things_gains_no_relation_words(tmp_path):
-    # the relation words are for people only: things are told apart by the cue ("too small"), and "brown" is filler
+def test_wsc_rationale_of_things_gains_no_modifier(tmp_path):
+    # round 9c: things take their relation words too ("doesn't fit"); "brown" stays filler
     (rationale,) = _rationales(tmp_path, _schema(
         "The trophy doesn't fit into the brown suitcase because", "it", "is too small.",
         ["the trophy", "the suitcase"], "B", quote2="is too small"))
-    assert rationale == ["trophy", "suitcase", "too", "small"]
+    assert rationale == ["trophy", "doesn't", "fit", "suitcase", "too", "small"], rationale
 
 
 # seed 9393, en reasoning: "because the [woman] waved" — the friend waves as naturally

@@ -3,10 +3,13 @@
 ``wsc_referent``: the schema's pronoun becomes "the [MASK]" (or "[MASK]" for a name), the answer is the correct
 candidate's head word; the rationale is both candidates' head words, the content words of the schema's quote
 (the words that decide the referent, e.g. "full" in "… because he was full") and the words by which the schema
-differs from its twin ("research" / "childhood"). Where both candidates are people (names, or nouns whose WordNet
-sense is a person), the rationale also holds the words relating each candidate to its predicate ("Beth didn't get
-angry with Sally", "Goodman's biography of … Xenophanes"): without them the names could swap. Fillers (adverbs
-such as "immediately", "soon") are never marked. Possessive pronouns become
+differs from its twin ("research" / "childhood"; the twin is the closest neighbour with the same candidates and
+the other answer), or without a twin the candidates' own words ("the heavy book"). Every candidate also brings the
+words relating it to its predicate ("Beth didn't get angry with Sally", "the ball crashed through the table",
+"the judges couldn't figure out"), less setting phrases ("through the park", "at the party"): without them the
+candidates could swap (round 9; for things too since round 9c). Fillers (adverbs such as "immediately", "soon")
+and intensifiers ("very", "right") are never marked, unless the twin differs by them; a manner adverb of the quote
+("behaving so strangely") is the cue and stays. Possessive pronouns become
 "[MASK] 's"; "her" (object or possessive) is dropped. Entity–property items from UD (an adjective of a noun) were
 dropped: a noun admits many adjectives, so no reader can give the one answer. No Chinese source fixes a word by
 meaning alone (no Chinese WSC is among the sources), so Chinese has no semantics dimension.
@@ -16,11 +19,12 @@ from __future__ import annotations
 
 from collections import Counter
 from difflib import SequenceMatcher
+from functools import cache
 from pathlib import Path
 from xml.etree import ElementTree
 
 from interpeval.benchmarks.plm.records import Item
-from interpeval.benchmarks.plm.synonyms import en_names_person
+from interpeval.benchmarks.plm.synonyms import _wn_data, _wn_index
 from interpeval.benchmarks.plm.words import (
     en_tokens,
     is_en_content,
@@ -47,6 +51,17 @@ _TIES = _PREPOSITIONS | {"to", "about", "through", "onto", "across", "against", 
 #: words that end a candidate's predicate: punctuation aside, the openers of another clause
 _CLAUSE_OPENERS = {"because", "while", "but", "so", "although", "though", "since", "when", "after", "before",
                    "until", "if", "as", "that", "who", "whom", "whose", "which", "where", "what", "and", "or", "then"}
+#: degree words that only strengthen ("[very] persistent", "crashed [right] through", "[very much] in the minority"):
+#: marked only where the schema differs from its twin by them (round 9c; "too" and "more" decide, so they stay)
+_INTENSIFIERS = {"very", "so", "much", "really", "extremely", "quite", "right", "just", "pretty", "rather"}
+#: WordNet 3.0 synsets of a setting — location, structure, way, social event, happening, time period: a phrase
+#: "through the [park]", "at the [party]", "to the town [hall]" around a predicate holds no candidate (round 9c)
+_WN_SETTINGS = {"00027167", "04341686", "04564698", "07288639", "07283608", "15113229"}
+_WN_LIVING_THING = "00004258"
+#: how alike a neighbouring schema must read to be the twin (SequenceMatcher ratio of the words)
+_TWIN_SIMILARITY = 0.6
+
+
 def _text(node: ElementTree.Element | None) -> str:
     return " ".join((node.text or "").split()) if node is not None else ""
 
@@ -117,10 +132,13 @@ def wsc_items(data_dir: Path, drops: Counter[str]) -> list[Item]:
             continue
         special = [i if i < len(left) else after + i - len(left) - 1
                    for i in _special_words(schemas, number) if i != len(left)]
-        cue = [i for i in cue if i in special or not is_en_filler(words[i])]
-        relation = _relation_words(left, [cand[-1].removesuffix("'s") for cand in answer_words]) \
-            if all(_names_person(cand) for cand in answer_words) else []
-        out.append(Item("en", "semantics", words, mask, sorted(set(heads + cue + special + relation)), "wsc_referent",
+        cue = [i for i in cue if i in special or not is_en_filler(words[i]) or _is_manner(words, i)]
+        relation = _relation_words(left, [cand[-1].removesuffix("'s") for cand in answer_words],
+                                   {w.lower() for cand in answer_words for w in cand[:-1] if is_en_content(w)})
+        own = [] if special else _candidate_words(left, heads, answer_words)  # no twin: "the [heavy] book"
+        marked = {i for i in heads + own + cue + special + relation
+                  if i in special or words[i].lower() not in _INTENSIFIERS}
+        out.append(Item("en", "semantics", words, mask, sorted(marked), "wsc_referent",
                         {"source": WSC, "schema": number, "correct": correct,
                          "text_sha1": content_hash(" ".join(left + right))}))
     return out
@@ -143,20 +161,68 @@ def _special_words(schemas: list[ElementTree.Element], number: int) -> list[int]
         return _text(schema.find("correctAnswer")).strip(". ").upper()[:1]
 
     this = schemas[number]
+    mine = _schema_words(this)
+    twins = []
     for other in (number + 1, number - 1):
         if 0 <= other < len(schemas) and candidates(schemas[other]) == candidates(this) \
                 and answer(schemas[other]) != answer(this):
-            mine, theirs = _schema_words(this), _schema_words(schemas[other])
-            matcher = SequenceMatcher(None, [w.lower() for w in mine], [w.lower() for w in theirs], autojunk=False)
-            return [i for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal" for i in range(i1, i2)
-                    if mine[i][:1].isalnum()]
-    return []
+            theirs = _schema_words(schemas[other])
+            twins.append(SequenceMatcher(None, [w.lower() for w in mine], [w.lower() for w in theirs], autojunk=False))
+    # the most similar neighbour, and only a close one: "John was doing research in the library …" is no twin of
+    # "John was jogging through the park …" although both name John and a man (round 9c)
+    matcher = max(twins, key=SequenceMatcher.ratio, default=None)
+    if matcher is None or matcher.ratio() < _TWIN_SIMILARITY:
+        return []
+    return [i for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal" for i in range(i1, i2)
+            if mine[i][:1].isalnum() and mine[i].lower() not in _DETERMINERS]
 
 
-def _names_person(candidate: list[str]) -> bool:
-    """A name ("Fred", "Sam Goodman's") or a noun whose WordNet sense is a person ("the customer")."""
-    head = candidate[-1].removesuffix("'s")
-    return head[:1].isupper() and candidate[0].lower() not in _DETERMINERS or en_names_person(head)
+def _candidate_words(left: list[str], heads: list[int], candidates: list[list[str]]) -> list[int]:
+    """Positions of the content words of each candidate as the schema writes it, before its head: "the [heavy]
+    book". Used where no twin with the same candidates is found (round 9c: the twin of "the heavy book" is "the
+    butterfly wing", and "book table broke" fits either); where one is, its differences decide ("brown" suitcase
+    stays out)."""
+    out = []
+    for cand in candidates:
+        head = cand[-1].removesuffix("'s")
+        hit = next(h for h in heads if left[h] in (head, head + "'s"))
+        out += [hit - len(cand) + 1 + k for k, w in enumerate(cand[:-1])
+                if hit - len(cand) + 1 + k >= 0 and left[hit - len(cand) + 1 + k] == w and is_en_content(w)]
+    return out
+
+
+def _is_manner(words: list[str], i: int) -> bool:
+    """An adverb in -ly after its verb (a degree word between): "was behaving so [strangely]" — the deciding cue of
+    the quote, not a filler like "was immediately taken" (round 9c)."""
+    j = i - 1 - (i > 0 and words[i - 1].lower() in _INTENSIFIERS | {"too"})
+    return j >= 0 and _is_verb(words[j])
+
+
+def _is_setting(noun: str) -> bool:
+    """Whether one of ``noun``'s first four WordNet senses is a place, building, way, social event, happening or
+    time period ("park", "party", "hall", "time") and its first is no living thing: a phrase of it that holds no
+    candidate is a setting."""
+    from lemminflect import getAllLemmas
+
+    lemma = getAllLemmas(noun.lower()).get("NOUN", (noun.lower(),))[0]
+    entry = _wn_index("noun").get(lemma)
+    if entry is None or _wn_reaches(entry[1][:1], {_WN_LIVING_THING}):  # "chickens", not the game of chicken
+        return False
+    return _wn_reaches(entry[1][:4], _WN_SETTINGS)
+
+
+def _wn_reaches(senses: list[str], targets: set[str]) -> bool:
+    """Whether one of the noun ``senses`` (WordNet offsets) is, or has as a hypernym, one of ``targets``."""
+    return any(_wn_ancestors(offset) & targets for offset in senses)
+
+
+@cache
+def _wn_ancestors(offset: str) -> frozenset[str]:
+    """``offset`` and all its hypernyms (instance hypernyms too) in WordNet 3.0's noun data."""
+    fields = _wn_data("noun")[offset].split()
+    at = 4 + 2 * int(fields[3], 16)  # the pointer count follows the synset's words
+    pointers = [fields[at + 1 + 4 * k: at + 3 + 4 * k] for k in range(int(fields[at]))]
+    return frozenset({offset}).union(*(_wn_ancestors(target) for symbol, target in pointers if symbol in ("@", "@i")))
 
 
 def _is_verb_form(word: str) -> bool:
@@ -173,26 +239,36 @@ def _is_verb(word: str) -> bool:
     return is_en_content(word) and "VERB" in getAllLemmas(word.lower())
 
 
-def _relation_words(left: list[str], heads: list[str]) -> list[int]:
+def _is_adjective(word: str) -> bool:
+    """Only an adjective ("the [large] ball"): it stands between a subject and its article."""
+    from lemminflect import getAllLemmas
+
+    return set(getAllLemmas(word.lower())) == {"ADJ"}
+
+
+def _relation_words(left: list[str], heads: list[str], modifiers: set[str] = frozenset()) -> list[int]:
     """Positions in ``left`` (the text before the pronoun) of the words relating each mention of a candidate to
     its predicate: forward to the end of its clause (verbs, particles, the preposition tying the other candidate,
     negations, a possessed noun: "Beth [didn't get angry with] Sally", "Cooper's [grave]"; content words between
     that preposition and the other candidate are its modifiers and stay out: "biography [of] the Spartan general
-    Xenophanes"), and backward the preposition and verb that govern it ("he [saw] Carl"). Fillers stay out. Why:
-    where both candidates are people, the names alone could swap (outside review, seed 1010: 9/20)."""
+    Xenophanes"), and backward the preposition and verb that govern it ("he [saw] Carl", "[put] the heavy book":
+    the candidates' own ``modifiers`` are skipped). Fillers and settings stay out. Why: the candidates alone could
+    swap (outside reviews, seed 1010: 9/20 for people; seeds 4141 / 8181 for things: "ball table made steel")."""
     mentions = [i for i, w in enumerate(left) if w in heads or w.removesuffix("'s") in heads]
     out: set[int] = set()
     for h in mentions:
         governed = False
         for j in range(h - 1, max(h - 4, -1), -1):  # "he [saw] Carl", "changed it [to] Tina"
             low = left[j].lower()
-            if low in _DETERMINERS or left[j] == '"':
+            if low in _DETERMINERS or left[j] == '"' or low in modifiers:  # "[put] the heavy book"
                 continue
             if low in _TIES:
                 out.add(j)
                 governed = True
                 continue
-            if j not in mentions and left[j][:1].islower() and _is_verb(left[j]):
+            # a verb, not a modifier that can be one ("the [brown] suitcase", "the [school] bus"): no article before
+            if j not in mentions and left[j][:1].islower() and _is_verb(left[j]) and (
+                    j == 0 or left[j - 1].lower() not in _DETERMINERS):
                 out.add(j)
                 governed = True
             break
@@ -206,20 +282,48 @@ def _relation_words(left: list[str], heads: list[str]) -> list[int]:
                      or left[j].lower() in _CLAUSE_OPENERS
                      and not (left[j].lower() == "and" and j + 1 < len(left) and _is_verb_form(left[j + 1]))),
                     len(left))
+        begin = h + 1
+        # the subject's own phrase: "the sponsors [of the bill] got", "the painting [in Mark's living room] shows"
+        if _opens_clause(left, h) and begin < stop and left[begin].lower() in _PREPOSITIONS:
+            begin = next((j for j in range(begin + 1, stop) if _is_verb_form(left[j]) and not (  # not "Mark's living"
+                left[j - 1].endswith("'s") or left[j - 1].lower() in _DETERMINERS)), begin)
         kept: list[int] = []
-        for j in range(h + 1, min(stop, h + 9)):
+        for j in range(begin, min(stop, begin + 8)):
             low = left[j].lower()
             if (is_en_negation(low) or low in _TIES and kept and kept[-1] == j - 1
                     or is_en_content(left[j]) and left[j] != '"' and not is_en_filler(left[j])):
                 kept.append(j)
         if stop < len(left) and stop in mentions:  # the other candidate ends the clause
-            ties = [j for j in kept if left[j].lower() in _TIES]
+            ties = [j for j in kept if left[j].lower() in _TIES  # not the "to" of an infinitive ("start to [read]")
+                    and not (left[j].lower() == "to" and j + 1 < stop and _is_verb(left[j + 1]))]
             if ties:  # "of the [Spartan general] Xenophanes": modifiers of the other candidate stay out
                 kept = [j for j in kept if j <= ties[-1]]
             elif kept and left[stop - 1].lower() in _TIES:
                 kept.append(stop - 1)  # "Jim yelled [at] Kevin"
-        out.update(kept)
+        out.update(_without_settings(left, kept, stop))
     return sorted(out)
+
+
+def _without_settings(words: list[str], kept: list[int], stop: int) -> list[int]:
+    """``kept`` less each phrase of a preposition whose noun is a setting or a name and no candidate: "jogging
+    [through the park]", "barking [at the party]", "got [to the town hall]" (outside review, seed 8181: filler),
+    "lived [in Laputa]", and a time "[20,000 years ago]". The window ends
+    before a candidate (``stop``), so a phrase of a candidate keeps its preposition ("crashed [through] the table")."""
+    out = list(kept)
+    for j in kept:
+        if words[j].lower() not in _TIES - {"out", "up", "down", "back", "away", "off"} \
+                or words[j].lower() == "to" and j + 1 < stop and _is_verb(words[j + 1]):  # "went out [to buy] …"
+            continue
+        noun = [k for k in range(j + 1, stop) if is_en_content(words[k])]
+        end = next((k for k in range(j + 1, stop) if any(c.isdigit() for c in words[k])
+                    or not (is_en_content(words[k]) or words[k].lower() in _DETERMINERS)), stop)
+        noun = [k for k in noun if k < end]
+        if noun and (_is_setting(words[noun[-1]]) or words[noun[-1]][:1].isupper()):  # "lived [in Laputa]"
+            out = [k for k in out if k != j and k not in noun]
+    for j in kept:  # "[20,000 years ago]": a time, no relation
+        if words[j].lower() == "ago":
+            out = [k for k in out if not j - 2 <= k <= j]
+    return out
 
 
 def _small_clause(words: list[str], h: int) -> bool:
@@ -231,13 +335,15 @@ def _small_clause(words: list[str], h: int) -> bool:
 
 def _opens_clause(words: list[str], h: int) -> bool:
     """Whether the candidate at ``h`` is a clause's subject: only determiners and parts of its name stand between
-    it and the sentence start, a punctuation mark or a clause opener ("because [he]", "Sam [Goodman's]")."""
+    it and the sentence start, a punctuation mark, a clause opener ("because [he]", "Sam [Goodman's]") or a fronted
+    phrase of a preposition without a verb ("At the Loebner competition the [judges] couldn't …", round 9c)."""
     for j in range(h - 1, -1, -1):
         low = words[j].lower()
         if low in _CLAUSE_OPENERS or not words[j][:1].isalnum() or low == "when":
             return True
-        if not (low in _DETERMINERS or words[j][:1].isupper()):
-            return False
+        if not (low in _DETERMINERS or words[j][:1].isupper() or _is_adjective(words[j])):
+            start = next((k + 1 for k in range(j, -1, -1) if not words[k][:1].isalnum()), 0)
+            return words[start].lower() in _PREPOSITIONS and not any(_is_verb_form(w) for w in words[start:h])
     return True
 
 
