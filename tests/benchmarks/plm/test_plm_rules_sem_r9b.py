@@ -110,3 +110,16 @@ def test_wsc_twin_is_the_closest_neighbour_not_any_with_the_same_candidates(tmp_
 def test_wsc_rationales_the_reviews_accepted_stay(tmp_path, txt1, pron, txt2, answers, correct, expected):
     (rationale,) = _rationales(tmp_path, _schema(txt1, pron, txt2, answers, correct, quote2=txt2.rstrip(".")))
     assert rationale == expected
+
+
+@pytest.mark.parametrize("first, expected", [("Archaeologists", "archaeologists"), ("Frank", "Frank"),
+                                             ("Goodman", "Goodman")])
+def test_insertion_lower_cases_a_common_noun_candidate_but_not_a_name(first, expected):
+    # outside review seed 9797: "In fact , Archaeologists have concluded …"; names keep their capital
+    from interpeval.benchmarks.plm.perturb import insert_or_delete
+    from interpeval.benchmarks.plm.records import Item
+
+    words = [first, "have", "concluded", "that", "the", "[MASK]", "hunted", "."]
+    words[5] = "humans"
+    item = Item("en", "semantics", words, 5, [0, 2, 5, 6], "wsc_referent", {})
+    assert insert_or_delete(item).words[:4] == ["In", "fact", ",", expected]

@@ -172,3 +172,16 @@ def test_computation_condition_words_do_not_match_ruogan():
 
     words = ["把", "一个", "圆柱体", "平均", "分成", "若干", "份", "切开", "，", "若", "表面积", "增加", "20"]
     assert _zh_clauses_with(words, ("如果", "若")) == set(range(9, 13))
+
+
+def test_reasoning_rationale_marks_no_classifier_or_light_word():
+    # outside review seed 9898: 一张, 来 (来吹捧), 起来, 时 (走动时), 有着 marked as if they decided the answer
+    from interpeval.benchmarks.plm.reasoning import copa_item
+
+    item = copa_item("zh", "那个女人递给她的妹妹一张纸巾。", "cause", "她的妹妹哭了起来。")  # XCOPA zh, as shipped
+    marked = {item.words[i] for i in item.rationale}
+    assert not marked & {"一张", "一", "张", "起来"}, marked
+    assert {"递给", "纸巾", "哭"} <= marked, marked
+    item = copa_item("zh", "那个女人用奉承的话来吹捧她的朋友。", "cause", "她想请她的朋友帮个忙。")
+    marked = {item.words[i] for i in item.rationale}
+    assert "来" not in marked and "吹捧" in marked, marked

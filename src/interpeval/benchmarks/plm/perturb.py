@@ -286,7 +286,10 @@ def _lower_at_start(item: Item, i: int) -> bool:
             or any(part in NUMBER_WORDS for part in word.lower().split("-"))):
         return True  # "In fact , many people …" (seed 2626: "Many" kept its capital)
     if item.dimension == "semantics" and i in item.rationale:
-        return False  # a WSC candidate is a name or a noun the schema names ("Frank", never "frank"; round 7)
+        # a WSC candidate keeps its capital when it is a name ("Frank", never "frank"; round 7), not when it is a
+        # common noun ("In fact , archaeologists have concluded …", outside review seed 9797)
+        nouns = getAllLemmas(word.lower()).get("NOUN")
+        return bool(nouns) and word.lower() not in word_list("given_names_en") and not en_written_capitalised(word)
     lemmas = getAllLemmas(word.lower())
     if _imperative(item, i) or _participle_opening(item, i):
         return True  # an imperative before a function word ("Think of a number", "Find the …"), not "Bill passed"

@@ -132,10 +132,15 @@ def _clauses(lang: str, premise: str, alternative: str) -> tuple[list[str], list
 _ZH_NEGATIONS = {"不", "没", "没有", "沒", "沒有", "未", "别", "別", "不要", "不会", "不能", "无法", "無法", "从未", "從未"}
 
 
+#: words that decide nothing in a cause or effect (outside review, seed 9898: 来吹捧, 哭了起来, 走动时, 很感兴趣, 有着);
+#: numerals and classifiers (一张, 一部) are left out by their jieba tags
+_ZH_LIGHT = {"来", "起来", "时", "很", "有着", "着"}
+
+
 def _zh_content(words: list[tuple[str, str]]) -> list[bool]:
     """Content flags of jieba-tagged words, with a negation before a content word and a word jieba tags as a
     preposition but that takes an aspect particle, so a verb ("立法机关[通过]了该法案", seed 4242)."""
-    flags = [is_zh_content(w, f) for w, f in words]
+    flags = [is_zh_content(w, f) and f not in ("m", "mq", "q") and w not in _ZH_LIGHT for w, f in words]
     for i, (word, flag) in enumerate(words[:-1]):
         negation = word in _ZH_NEGATIONS and flags[i + 1]
         flags[i] = flags[i] or negation or flag == "p" and words[i + 1][0] in ("了", "过", "過", "着", "著")
