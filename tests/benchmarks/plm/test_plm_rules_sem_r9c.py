@@ -27,10 +27,10 @@ from test_plm_rules_sem_r9b import _twins
     ("Adam can't leave work here until Bob arrives to replace him. If Bob had left home for work on time,", "he",
      ["would be gone by this time.", "would be here by this time."], ["Adam", "Bob"], "A",
      ["Adam", "can't", "leave", "Bob", "arrives", "replace", "on", "time", "gone"], ["to"]),
-    # "only" is filler
+    # "only", "man" (twice) and "remarkable" are filler: the twin differs only by "is" / "was"
     ("Fred is the only man still alive who remembers my great-grandfather.", "He",
      ["is a remarkable man.", "was a remarkable man."], ["Fred", "my great-grandfather"], "A",
-     ["Fred", "alive", "remembers", "great-grandfather", "is"], ["only"]),
+     ["Fred", "alive", "remembers", "great-grandfather", "is"], ["only", "man", "remarkable"]),
 ])
 def test_wsc_rationales_after_the_review_of_seed_9797(tmp_path, txt1, pron, txt2s, answers, correct, needed,
                                                       left_out):

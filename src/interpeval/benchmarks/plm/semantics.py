@@ -23,6 +23,7 @@ from functools import cache
 from pathlib import Path
 from xml.etree import ElementTree
 
+from interpeval.benchmarks.plm.reasoning import _ROLE_FREE
 from interpeval.benchmarks.plm.records import Item
 from interpeval.benchmarks.plm.synonyms import _wn_data, _wn_index
 from interpeval.benchmarks.plm.words import (
@@ -40,6 +41,7 @@ _DETERMINERS = {"the", "a", "an", "his", "her", "their", "my", "our", "its", "th
 _POSSESSIVE = {"his", "their", "its"}
 #: pronouns that stand for one thing: a referent whose head word is plural is one of a group ("He" → "the tellers")
 _SINGULAR = {"he", "she", "it", "him", "his", "its"}
+_BE = {"is", "was", "are", "were"}
 _PRONOUNS = {"he", "she", "it", "him", "her", "they", "them", "his", "its", "their", "we", "us", "i", "me", "you"}
 #: a preposition inside the referent: its head word is not its last word ("a spot under the tree": not the tree)
 _PREPOSITIONS = {"of", "under", "in", "on", "at", "with", "from", "near", "by", "behind", "above", "below", "over",
@@ -140,6 +142,10 @@ def wsc_items(data_dir: Path, drops: Counter[str]) -> list[Item]:
         special = [i if i < len(left) else after + i - len(left) - 1
                    for i in _special_words(schemas, number) if i != len(left)]
         cue = [i for i in cue if i in special or not is_en_filler(words[i]) or _is_manner(words, i)]
+        # a twin that differs only by the tense of "be" ("Fred [is] a remarkable man" / "He [was] …"): the words
+        # both share ("remarkable man") decide nothing (seed 9797: filler)
+        if _tense_twin(schemas, number):
+            cue = [i for i in cue if i in special]
         near = _last_clause(left)
         conditional = near if near and left[near - 1].lower() == "if" else None
         relation = _relation_words(left, [cand[-1].removesuffix("'s") for cand in answer_words],
@@ -193,6 +199,21 @@ def _special_words(schemas: list[ElementTree.Element], number: int) -> list[int]
         return []
     return [i for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal" for i in range(i1, i2)
             if mine[i][:1].isalnum() and mine[i].lower() not in _DETERMINERS]
+
+
+def _tense_twin(schemas: list[ElementTree.Element], number: int) -> bool:
+    """Whether schema ``number`` differs from its neighbour with the same candidates only by the tense of "be"
+    (besides the pronoun): "Fred is the only man still alive … He [is] / [was] a remarkable man"."""
+    mine = [w.lower() for w in _schema_words(schemas[number])]
+    for other in (number + 1, number - 1):
+        if 0 <= other < len(schemas):
+            theirs = [w.lower() for w in _schema_words(schemas[other])]
+            diff = [(mine[i1:i2], theirs[j1:j2]) for tag, i1, i2, j1, j2
+                    in SequenceMatcher(None, mine, theirs, autojunk=False).get_opcodes() if tag != "equal"]
+            if diff and all(len(a) == len(b) == 1 and {a[0], b[0]} <= _BE | _PRONOUNS for a, b in diff) \
+                    and any(a[0] in _BE for a, _ in diff):
+                return True
+    return False
 
 
 def _candidate_words(left: list[str], heads: list[int], candidates: list[list[str]]) -> list[int]:
@@ -353,10 +374,15 @@ def _infinitive(words: list[str], j: int) -> bool:
 
 
 def _is_light(words: list[str], j: int) -> bool:
-    """A word that relates nothing: "[made sure] to thank", a quantity "[one of] the tellers" (seed 9797)."""
+    """A word that relates nothing: "[made sure] to thank", a quantity "[one of] the tellers", a predicate noun
+    without a role "is the only [man]" (seed 9797)."""
     low = words[j].lower()
     nxt = words[j + 1].lower() if j + 1 < len(words) else ""
     prev = words[j - 1].lower() if j > 0 else ""
+    if low in _ROLE_FREE:  # "Fred is the only [man] still alive": a predicate noun that names no role
+        k = next((k for k in range(j - 1, -1, -1) if words[k].lower() not in _DETERMINERS | _INTENSIFIERS), -1)
+        if k >= 0 and words[k].lower() in _BE | {"be", "been"}:
+            return True
     return (_lemma(low) == "make" and nxt == "sure" or low == "sure" and _lemma(prev) == "make"
             or low in _QUANTITIES and nxt == "of" or low == "of" and prev in _QUANTITIES)
 
