@@ -23,6 +23,7 @@ from functools import cache
 from pathlib import Path
 from xml.etree import ElementTree
 
+from interpeval.benchmarks.plm.reasoning import _ROLE_FREE
 from interpeval.benchmarks.plm.records import Item
 from interpeval.benchmarks.plm.synonyms import _wn_data, _wn_index
 from interpeval.benchmarks.plm.words import (
@@ -40,6 +41,7 @@ _DETERMINERS = {"the", "a", "an", "his", "her", "their", "my", "our", "its", "th
 _POSSESSIVE = {"his", "their", "its"}
 #: pronouns that stand for one thing: a referent whose head word is plural is one of a group ("He" → "the tellers")
 _SINGULAR = {"he", "she", "it", "him", "his", "its"}
+_BE = {"is", "was", "are", "were"}
 _PRONOUNS = {"he", "she", "it", "him", "her", "they", "them", "his", "its", "their", "we", "us", "i", "me", "you"}
 #: a preposition inside the referent: its head word is not its last word ("a spot under the tree": not the tree)
 _PREPOSITIONS = {"of", "under", "in", "on", "at", "with", "from", "near", "by", "behind", "above", "below", "over",
@@ -53,10 +55,16 @@ _CLAUSE_OPENERS = {"because", "while", "but", "so", "although", "though", "since
                    "until", "if", "as", "that", "who", "whom", "whose", "which", "where", "what", "and", "or", "then"}
 #: degree words that only strengthen ("[very] persistent", "crashed [right] through", "[very much] in the minority"):
 #: marked only where the schema differs from its twin by them (round 9c; "too" and "more" decide, so they stay)
-_INTENSIFIERS = {"very", "so", "much", "really", "extremely", "quite", "right", "just", "pretty", "rather"}
-#: WordNet 3.0 synsets of a setting — location, structure, way, social event, happening, time period: a phrase
-#: "through the [park]", "at the [party]", "to the town [hall]" around a predicate holds no candidate (round 9c)
-_WN_SETTINGS = {"00027167", "04341686", "04564698", "07288639", "07283608", "15113229"}
+_INTENSIFIERS = {"very", "so", "much", "really", "extremely", "quite", "right", "just", "pretty", "rather", "only"}
+#: a quantity before "of" and a candidate: "stabbed [one of] the tellers" holds no relation (seed 9797: filler)
+_QUANTITIES = {"one", "some", "all", "each", "most", "both", "none", "any", "many", "few"}
+#: verbs that only set a scene when their phrase is a setting: "walked into the bank", "started at 4",
+#: "jogging through the park" (outside reviews, seeds 8181 / 9797: filler); "collapsed on the sidewalk" stays
+_SETTING_VERBS = {"walk", "go", "come", "get", "jog", "start", "run", "drive", "travel", "return"}
+#: WordNet 3.0 synsets of a setting — location, structure, way, social event, happening, time period (round 9c),
+#: institution and geological formation ("into the [bank]", "at the [beach]", round 9d): a phrase "through the
+#: [park]", "at the [party]", "to the town [hall]" around a predicate holds no candidate
+_WN_SETTINGS = {"00027167", "04341686", "04564698", "07288639", "07283608", "15113229", "08053576", "09287968"}
 _WN_LIVING_THING = "00004258"
 #: how alike a neighbouring schema must read to be the twin (SequenceMatcher ratio of the words)
 _TWIN_SIMILARITY = 0.6
@@ -113,6 +121,7 @@ def wsc_items(data_dir: Path, drops: Counter[str]) -> list[Item]:
         mask = len(left) + middle.index("[MASK]")
         words[mask] = answer
         heads = []
+        heads_words = [cand[-1].removesuffix("'s") for cand in answer_words]
         for cand in answer_words:
             head = cand[-1].removesuffix("'s")
             hits = [i for i, w in enumerate(left) if w in (head, head + "'s")]
@@ -133,8 +142,23 @@ def wsc_items(data_dir: Path, drops: Counter[str]) -> list[Item]:
         special = [i if i < len(left) else after + i - len(left) - 1
                    for i in _special_words(schemas, number) if i != len(left)]
         cue = [i for i in cue if i in special or not is_en_filler(words[i]) or _is_manner(words, i)]
+        # a twin that differs only by the tense of "be" ("Fred [is] a remarkable man" / "He [was] …"): the words
+        # both share ("remarkable man") decide nothing (seed 9797: filler)
+        if _tense_twin(schemas, number):
+            cue = [i for i in cue if i in special]
+        near = _last_clause(left)
+        conditional = near if near and left[near - 1].lower() == "if" else None
         relation = _relation_words(left, [cand[-1].removesuffix("'s") for cand in answer_words],
-                                   {w.lower() for cand in answer_words for w in cand[:-1] if is_en_content(w)})
+                                   {w.lower() for cand in answer_words for w in cand[:-1] if is_en_content(w)}, conditional)
+        # the clause just before the pronoun, without a candidate and negated, is the cue: "but there was [no
+        # answer]" (seed 9797), "I [couldn't hear]"; a noun the pronoun's clause relates to: "all the [help] Susan had given"
+        if not any(w in heads_words or w.removesuffix("'s") in heads_words for w in left[near:]) \
+                and any(is_en_negation(w.lower()) for w in left[near:]):
+            relation += [j for j in range(near, len(left)) if is_en_negation(left[j].lower())
+                         or is_en_content(left[j]) and not is_en_filler(left[j])]
+        if len(left) > 2 and left[-2].lower() in _DETERMINERS and is_en_content(left[-1]) \
+                and left[-3][:1].islower() and left[-3] not in _CLAUSE_OPENERS | _PREPOSITIONS:
+            relation.append(len(left) - 1)
         own = [] if special else _candidate_words(left, heads, answer_words)  # no twin: "the [heavy] book"
         marked = {i for i in heads + own + cue + special + relation
                   if i in special or words[i].lower() not in _INTENSIFIERS}
@@ -175,6 +199,21 @@ def _special_words(schemas: list[ElementTree.Element], number: int) -> list[int]
         return []
     return [i for tag, i1, i2, _, _ in matcher.get_opcodes() if tag != "equal" for i in range(i1, i2)
             if mine[i][:1].isalnum() and mine[i].lower() not in _DETERMINERS]
+
+
+def _tense_twin(schemas: list[ElementTree.Element], number: int) -> bool:
+    """Whether schema ``number`` differs from its neighbour with the same candidates only by the tense of "be"
+    (besides the pronoun): "Fred is the only man still alive … He [is] / [was] a remarkable man"."""
+    mine = [w.lower() for w in _schema_words(schemas[number])]
+    for other in (number + 1, number - 1):
+        if 0 <= other < len(schemas):
+            theirs = [w.lower() for w in _schema_words(schemas[other])]
+            diff = [(mine[i1:i2], theirs[j1:j2]) for tag, i1, i2, j1, j2
+                    in SequenceMatcher(None, mine, theirs, autojunk=False).get_opcodes() if tag != "equal"]
+            if diff and all(len(a) == len(b) == 1 and {a[0], b[0]} <= _BE | _PRONOUNS for a, b in diff) \
+                    and any(a[0] in _BE for a, _ in diff):
+                return True
+    return False
 
 
 def _candidate_words(left: list[str], heads: list[int], candidates: list[list[str]]) -> list[int]:
@@ -233,6 +272,12 @@ def _is_verb_form(word: str) -> bool:
     return bool(verb) and verb[0] != word.lower()
 
 
+def _lemma(word: str) -> str:
+    from lemminflect import getAllLemmas
+
+    return getAllLemmas(word.lower()).get("VERB", ("",))[0]
+
+
 def _is_verb(word: str) -> bool:
     from lemminflect import getAllLemmas
 
@@ -246,14 +291,18 @@ def _is_adjective(word: str) -> bool:
     return set(getAllLemmas(word.lower())) == {"ADJ"}
 
 
-def _relation_words(left: list[str], heads: list[str], modifiers: set[str] = frozenset()) -> list[int]:
+def _relation_words(left: list[str], heads: list[str], modifiers: set[str] = frozenset(), near: int | None = None
+                    ) -> list[int]:
     """Positions in ``left`` (the text before the pronoun) of the words relating each mention of a candidate to
     its predicate: forward to the end of its clause (verbs, particles, the preposition tying the other candidate,
     negations, a possessed noun: "Beth [didn't get angry with] Sally", "Cooper's [grave]"; content words between
     that preposition and the other candidate are its modifiers and stay out: "biography [of] the Spartan general
     Xenophanes"), and backward the preposition and verb that govern it ("he [saw] Carl", "[put] the heavy book":
-    the candidates' own ``modifiers`` are skipped). Fillers and settings stay out. Why: the candidates alone could
-    swap (outside reviews, seed 1010: 9/20 for people; seeds 4141 / 8181 for things: "ball table made steel")."""
+    the candidates' own ``modifiers`` are skipped). Fillers and settings stay out, and so do the "to" of an
+    infinitive, "make sure" and a quantity "one of" (round 9d). A mention in a conditional clause just before the
+    pronoun (from ``near`` on) is marked itself and keeps its settings: "If [Bob] had [left home for work on time]" (seeds
+    4141 / 9797: the cue). Why: the candidates alone could swap (outside reviews, seed 1010: 9/20 for people; seeds
+    4141 / 8181 for things: "ball table made steel")."""
     mentions = [i for i, w in enumerate(left) if w in heads or w.removesuffix("'s") in heads]
     out: set[int] = set()
     for h in mentions:
@@ -263,7 +312,8 @@ def _relation_words(left: list[str], heads: list[str], modifiers: set[str] = fro
             if low in _DETERMINERS or left[j] == '"' or low in modifiers:  # "[put] the heavy book"
                 continue
             if low in _TIES:
-                out.add(j)
+                if not _is_light(left, j):  # "stabbed one of the tellers"
+                    out.add(j)
                 governed = True
                 continue
             # a verb, not a modifier that can be one ("the [brown] suitcase", "the [school] bus"): no article before
@@ -290,7 +340,7 @@ def _relation_words(left: list[str], heads: list[str], modifiers: set[str] = fro
         kept: list[int] = []
         for j in range(begin, min(stop, begin + 8)):
             low = left[j].lower()
-            if (is_en_negation(low) or low in _TIES and kept and kept[-1] == j - 1
+            if (is_en_negation(low) or low in _TIES and kept and kept[-1] == j - 1 and not _infinitive(left, j)
                     or is_en_content(left[j]) and left[j] != '"' and not is_en_filler(left[j])):
                 kept.append(j)
         if stop < len(left) and stop in mentions:  # the other candidate ends the clause
@@ -300,8 +350,41 @@ def _relation_words(left: list[str], heads: list[str], modifiers: set[str] = fro
                 kept = [j for j in kept if j <= ties[-1]]
             elif kept and left[stop - 1].lower() in _TIES:
                 kept.append(stop - 1)  # "Jim yelled [at] Kevin"
-        out.update(_without_settings(left, kept, stop))
+        kept = [j for j in kept if not _is_light(left, j)]
+        if near is not None and h >= near:
+            out.update([h, *kept])
+        else:
+            out.update(_without_settings(left, kept, stop))
     return sorted(out)
+
+
+def _last_clause(words: list[str]) -> int:
+    """Where the last clause of ``words`` (the text before the pronoun) begins: after the punctuation mark or clause
+    opener before it; trailing ones ("… answer .", "… , because") are skipped."""
+    end = len(words)
+    while end and (not words[end - 1][:1].isalnum() or words[end - 1].lower() in _CLAUSE_OPENERS):
+        end -= 1
+    return next((j + 1 for j in range(end - 1, -1, -1)
+                 if not words[j][:1].isalnum() and words[j] != '"' or words[j].lower() in _CLAUSE_OPENERS), 0)
+
+
+def _infinitive(words: list[str], j: int) -> bool:
+    """The "to" of an infinitive: "arrives to [replace]", "went out to [buy]" (seed 9797: "to" is filler)."""
+    return words[j].lower() == "to" and j + 1 < len(words) and words[j + 1][:1].islower() and _is_verb(words[j + 1])
+
+
+def _is_light(words: list[str], j: int) -> bool:
+    """A word that relates nothing: "[made sure] to thank", a quantity "[one of] the tellers", a predicate noun
+    without a role "is the only [man]" (seed 9797)."""
+    low = words[j].lower()
+    nxt = words[j + 1].lower() if j + 1 < len(words) else ""
+    prev = words[j - 1].lower() if j > 0 else ""
+    if low in _ROLE_FREE:  # "Fred is the only [man] still alive": a predicate noun that names no role
+        k = next((k for k in range(j - 1, -1, -1) if words[k].lower() not in _DETERMINERS | _INTENSIFIERS), -1)
+        if k >= 0 and words[k].lower() in _BE | {"be", "been"}:
+            return True
+    return (_lemma(low) == "make" and nxt == "sure" or low == "sure" and _lemma(prev) == "make"
+            or low in _QUANTITIES and nxt == "of" or low == "of" and prev in _QUANTITIES)
 
 
 def _without_settings(words: list[str], kept: list[int], stop: int) -> list[int]:
@@ -318,8 +401,10 @@ def _without_settings(words: list[str], kept: list[int], stop: int) -> list[int]
         end = next((k for k in range(j + 1, stop) if any(c.isdigit() for c in words[k])
                     or not (is_en_content(words[k]) or words[k].lower() in _DETERMINERS)), stop)
         noun = [k for k in noun if k < end]
-        if noun and (_is_setting(words[noun[-1]]) or words[noun[-1]][:1].isupper()):  # "lived [in Laputa]"
-            out = [k for k in out if k != j and k not in noun]
+        number = [j + 1] if not noun and j + 1 < stop and words[j + 1][:1].isdigit() else []  # "started [at 4]"
+        if number or noun and (_is_setting(words[noun[-1]]) or words[noun[-1]][:1].isupper()):  # "lived [in Laputa]"
+            verb = [j - 1] if j - 1 in out and _lemma(words[j - 1]) in _SETTING_VERBS else []  # "[walked] into the bank"
+            out = [k for k in out if k != j and k not in noun + number + verb]
     for j in kept:  # "[20,000 years ago]": a time, no relation
         if words[j].lower() == "ago":
             out = [k for k in out if not j - 2 <= k <= j]
