@@ -46,3 +46,13 @@ def test_the_bob_of_the_conditional_is_marked(tmp_path):
         ["would be gone by this time.", "would be here by this time."], ["Adam", "Bob"], "A"))[0]
     assert rationale.count("Bob") == 2, rationale
 
+
+
+def test_no_deletion_of_very_before_much():
+    # outside review seed 1357: "The sponsors were very much in the minority" -> "… were much in the minority"
+    from interpeval.benchmarks.plm.perturb import insert_or_delete
+    from interpeval.benchmarks.plm.records import Item
+
+    words = ["The", "sponsors", "were", "very", "much", "in", "the", "minority", "."]
+    partner = insert_or_delete(Item("en", "semantics", words, 1, [1, 7], "wsc_referent", {}))
+    assert partner is None or "very" in partner.words

@@ -162,7 +162,9 @@ def insert_or_delete(item: Item) -> Item | None:
     keep = set(item.rationale) | {item.mask}
     for i, word in enumerate(item.words):
         if i not in keep and word.lower() in _DISPENSABLE[item.lang] and (
-                i == 0 or item.words[i - 1].lower() not in ("a", "an")):  # "an extremely busy" -> "an busy"
+                i == 0 or item.words[i - 1].lower() not in ("a", "an")) and (  # "an extremely busy" -> "an busy"
+                i + 1 == len(item.words) or item.words[i + 1].lower() not in ("much", "own")):
+            # "very much in the minority" -> "much in the minority", "their very own" (outside review, seed 1357)
             pieces = [(j, w) for j, w in enumerate(item.words) if j != i]
             if i == 0 and item.lang == "en" and len(pieces) > 1:  # "Truly a moment …" -> "A moment …" (round 7)
                 pieces[0] = (pieces[0][0], pieces[0][1][:1].upper() + pieces[0][1][1:])
