@@ -39,8 +39,8 @@ _AGREEING = {"is", "are", "was", "were", "has", "have", "does", "do", "am"}
 _NUMBER_DETERMINERS = {"a", "an", "this", "that", "these", "those", "each", "every", "another", "many", "several",
                        "few", "both", "one", "either", "neither"}
 _SUBJECTS = ("nsubj", "nsubj:pass")
-#: the number of the noun after "there" that each existential verb agrees with
-_THERE_NUMBER = {"is": "Sing", "was": "Sing", "has": "Sing", "are": "Plur", "were": "Plur", "have": "Plur"}
+#: the number of a third-person subject each verb form agrees with (the noun after "there", or the subject)
+_VERB_NUMBER = {"is": "Sing", "was": "Sing", "has": "Sing", "are": "Plur", "were": "Plur", "have": "Plur"}
 #: verbs of saying and thinking: a clause they report may keep the present after a past verb (round 7)
 _REPORTING = {f"{stem}{end}" for stem, ends in (("say", ("", "s")), ("said", ("",)), ("tell", ("", "s")), ("told", ("",)),
               ("report", ("", "s", "ed")), ("think", ("", "s")), ("thought", ("",)), ("believe", ("", "s", "d")),
@@ -91,7 +91,7 @@ def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
         if there and any(_word(s, c)[5] == "conj" for c in s.children[subj]):
             drops["verb_agreement_there: two things after 'there' ('there [is] a cat and a dog': 'are' fits)"] += 1
             continue
-        if there and _THERE_NUMBER.get(form.lower()) != sfeats["Number"]:
+        if there and _VERB_NUMBER.get(form.lower()) != sfeats["Number"]:
             drops["verb_agreement_there: the text's verb does not agree with the noun after it ('there is "
                   "attractions')"] += 1
             continue
@@ -99,7 +99,7 @@ def _verb_agreement(s: Sentence, drops: Counter[str]) -> Found:
                          and _word(s, w)[5] != "advmod" for w in range(wid + 1, subj)):
             drops["verb_agreement_there: other words between the verb and its noun (a clause, a pause)"] += 1
             continue
-        if there is None and supos != "PRON" and _THERE_NUMBER.get(form.lower(), sfeats["Number"]) != sfeats["Number"] \
+        if there is None and supos != "PRON" and _VERB_NUMBER.get(form.lower(), sfeats["Number"]) != sfeats["Number"] \
                 and not any(_word(s, c)[5] == "conj" for c in s.children[subj]):
             # "the Viet [Minh] <were> in control": a name read as a group, "was" fits as well (review, seed 8181)
             drops["verb_agreement: the text's verb does not agree with its subject's number (a name or noun read "

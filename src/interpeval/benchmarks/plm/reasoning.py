@@ -22,6 +22,7 @@ from xml.etree import ElementTree
 
 from interpeval.benchmarks.plm.records import Item
 from interpeval.benchmarks.plm.words import (
+    ROLE_FREE_PERSONS,
     en_tokens,
     is_en_content,
     is_en_filler,
@@ -39,10 +40,6 @@ CONNECTIVES = {"en": {"cause": ["because"], "effect": [",", "so"]}, "zh": {"caus
 _DETERMINERS = {"the", "a", "an", "his", "her", "my", "their", "our", "your", "its", "some", "this", "that", "no"}
 #: Chinese words before a noun that leave no room for a pronoun (那个[女人], 这片[土地], 其[公民])
 _ZH_DETERMINERS = ("这", "那", "该", "此", "其", "每")
-#: person nouns that say nothing of a role ("the woman", not "the patron"): what the alternative says such a person
-#: did, another person of the premise may do as naturally
-_ROLE_FREE = {"man", "men", "woman", "women", "boy", "boys", "girl", "girls", "child", "children", "kid", "kids",
-              "person", "people", "friend", "friends", "guy", "lady", "gentleman", "stranger", "neighbor"}
 #: pronouns of the alternative that name a person of the premise, so the masked noun is the other ("he trusted the
 #: [therapist]", "the [man] stalked her")
 _PERSONAL = {"he", "she", "him", "her", "they", "them", "his", "their"}
@@ -187,7 +184,7 @@ def copa_item(lang: str, premise: str, question: str, alternative: str) -> Item 
 
 
 def _either_person(premise: list[str], alternative: list[str], masked: int) -> bool:
-    """Whether the masked noun of the alternative names a person without a role (:data:`_ROLE_FREE`) and another
+    """Whether the masked noun of the alternative names a person without a role (:data:`~interpeval.benchmarks.plm.words.ROLE_FREE_PERSONS`) and another
     noun of the premise names a person too (WordNet), so that what the alternative says the person did fits either
     ("The woman spotted her friend … because the [woman] waved": the friend waves as naturally; outside review,
     seed 9393). A role fixes it ("the [patron] was drunk", not the bartender), and so does the alternative's
@@ -196,7 +193,7 @@ def _either_person(premise: list[str], alternative: list[str], masked: int) -> b
     from interpeval.benchmarks.plm.synonyms import en_names_person
 
     noun = alternative[masked].lower()
-    if noun not in _ROLE_FREE:
+    if noun not in ROLE_FREE_PERSONS:
         return False
     others = {premise[i].lower() for i in _en_nouns(premise)} - {noun}
     people = {w for w in others if en_names_person(w)}

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 from collections import Counter
 from difflib import SequenceMatcher
-from functools import cache
 from pathlib import Path
 from xml.etree import ElementTree
 
-from interpeval.benchmarks.plm.reasoning import _ROLE_FREE
 from interpeval.benchmarks.plm.records import Item
-from interpeval.benchmarks.plm.synonyms import _wn_data, _wn_index
+from interpeval.benchmarks.plm.synonyms import en_noun_senses, wn_reaches
 from interpeval.benchmarks.plm.words import (
+    ROLE_FREE_PERSONS,
     en_tokens,
     is_en_content,
     is_en_filler,
@@ -241,27 +240,10 @@ def _is_setting(noun: str) -> bool:
     """Whether one of ``noun``'s first four WordNet senses is a place, building, way, social event, happening or
     time period ("park", "party", "hall", "time") and its first is no living thing: a phrase of it that holds no
     candidate is a setting."""
-    from lemminflect import getAllLemmas
-
-    lemma = getAllLemmas(noun.lower()).get("NOUN", (noun.lower(),))[0]
-    entry = _wn_index("noun").get(lemma)
-    if entry is None or _wn_reaches(entry[1][:1], {_WN_LIVING_THING}):  # "chickens", not the game of chicken
+    senses = en_noun_senses(noun)
+    if not senses or wn_reaches(senses[:1], {_WN_LIVING_THING}):  # "chickens", not the game of chicken
         return False
-    return _wn_reaches(entry[1][:4], _WN_SETTINGS)
-
-
-def _wn_reaches(senses: list[str], targets: set[str]) -> bool:
-    """Whether one of the noun ``senses`` (WordNet offsets) is, or has as a hypernym, one of ``targets``."""
-    return any(_wn_ancestors(offset) & targets for offset in senses)
-
-
-@cache
-def _wn_ancestors(offset: str) -> frozenset[str]:
-    """``offset`` and all its hypernyms (instance hypernyms too) in WordNet 3.0's noun data."""
-    fields = _wn_data("noun")[offset].split()
-    at = 4 + 2 * int(fields[3], 16)  # the pointer count follows the synset's words
-    pointers = [fields[at + 1 + 4 * k: at + 3 + 4 * k] for k in range(int(fields[at]))]
-    return frozenset({offset}).union(*(_wn_ancestors(target) for symbol, target in pointers if symbol in ("@", "@i")))
+    return wn_reaches(senses[:4], _WN_SETTINGS)
 
 
 def _is_verb_form(word: str) -> bool:
@@ -379,7 +361,7 @@ def _is_light(words: list[str], j: int) -> bool:
     low = words[j].lower()
     nxt = words[j + 1].lower() if j + 1 < len(words) else ""
     prev = words[j - 1].lower() if j > 0 else ""
-    if low in _ROLE_FREE:  # "Fred is the only [man] still alive": a predicate noun that names no role
+    if low in ROLE_FREE_PERSONS:  # "Fred is the only [man] still alive": a predicate noun that names no role
         k = next((k for k in range(j - 1, -1, -1) if words[k].lower() not in _DETERMINERS | _INTENSIFIERS), -1)
         if k >= 0 and words[k].lower() in _BE | {"be", "been"}:
             return True

@@ -65,11 +65,15 @@ def _wn_index(pos: str) -> dict[str, tuple[int, list[str]]]:
 
 
 @cache
+def _wn_written(pos: str, offset: str) -> list[str]:
+    """The words of one synset as WordNet writes them ("Islamic", "Muslim")."""
+    f = _wn_data(pos)[offset].split()
+    return [f[4 + 2 * i].split("(")[0] for i in range(int(f[3], 16))]
+
+
+@cache
 def _wn_synset(pos: str, offset: str) -> list[str]:
-    data = _wn_data(pos)
-    f = data[offset].split()
-    count = int(f[3], 16)
-    return [f[4 + 2 * i].split("(")[0].lower() for i in range(count)]
+    return [w.lower() for w in _wn_written(pos, offset)]
 
 
 @cache
@@ -80,9 +84,7 @@ def en_written_capitalised(word: str) -> bool:
     for pos in ("adj", "noun"):
         entry = _wn_index(pos).get(low)
         if entry:
-            fields = _wn_data(pos)[entry[1][0]].split()
-            written = [fields[4 + 2 * i].split("(")[0] for i in range(int(fields[3], 16))]
-            return any(w.lower() == low and w[:1].isupper() for w in written)
+            return any(w.lower() == low and w[:1].isupper() for w in _wn_written(pos, entry[1][0]))
     return False
 
 
@@ -225,29 +227,31 @@ def to_simplified(text: str) -> str:
 _WN_PERSON = "00007846"
 
 
-def en_names_person(noun: str) -> bool:
-    """Whether ``noun``'s most frequent WordNet sense is a kind of person.n.01 ("friend", "woman", "teller"; not
-    "bull" or "room"), its plural read as its lemma. Two such nouns of one sentence can both do a person's action
-    ("the woman spotted her friend because the [friend] waved": either waves)."""
+def en_noun_senses(noun: str) -> list[str]:
+    """WordNet 3.0 synset offsets of ``noun`` (its plural read as its lemma), most frequent sense first."""
     from lemminflect import getAllLemmas
 
     lemma = getAllLemmas(noun.lower()).get("NOUN", (noun.lower(),))[0]
     entry = _wn_index("noun").get(lemma)
-    if entry is None:
-        return False
-    todo, seen = [entry[1][0]], set()
-    while todo:
-        offset = todo.pop()
-        if offset == _WN_PERSON:
-            return True
-        if offset in seen:
-            continue
-        seen.add(offset)
-        fields = _wn_data("noun")[offset].split()
-        count = int(fields[3], 16)
-        pointers = int(fields[4 + 2 * count])
-        for k in range(pointers):
-            symbol, target = fields[5 + 2 * count + 4 * k: 7 + 2 * count + 4 * k]
-            if symbol in ("@", "@i"):
-                todo.append(target)
-    return False
+    return entry[1] if entry else []
+
+
+def wn_reaches(senses: list[str], targets: set[str]) -> bool:
+    """Whether one of the noun ``senses`` (WordNet offsets) is, or has as a hypernym, one of ``targets``."""
+    return any(_wn_ancestors(offset) & targets for offset in senses)
+
+
+@cache
+def _wn_ancestors(offset: str) -> frozenset[str]:
+    """``offset`` and all its hypernyms (instance hypernyms too) in WordNet 3.0's noun data."""
+    fields = _wn_data("noun")[offset].split()
+    at = 4 + 2 * int(fields[3], 16)  # the pointer count follows the synset's words
+    pointers = [fields[at + 1 + 4 * k: at + 3 + 4 * k] for k in range(int(fields[at]))]
+    return frozenset({offset}).union(*(_wn_ancestors(target) for symbol, target in pointers if symbol in ("@", "@i")))
+
+
+def en_names_person(noun: str) -> bool:
+    """Whether ``noun``'s most frequent WordNet sense is a kind of person.n.01 ("friend", "woman", "teller"; not
+    "bull" or "room"), its plural read as its lemma. Two such nouns of one sentence can both do a person's action
+    ("the woman spotted her friend because the [friend] waved": either waves)."""
+    return wn_reaches(en_noun_senses(noun)[:1], {_WN_PERSON})

@@ -132,3 +132,10 @@ def is_en_filler(word: str) -> bool:
 
     low = word.lower()
     return low in _FILLERS or low.endswith("ly") and set(getAllLemmas(low)) == {"ADV"}
+
+
+#: person nouns that say nothing of a role ("the woman", not "the patron"): what a COPA alternative says such a
+#: person did, another person of the premise may do as naturally; a WSC predicate noun of this kind is no cue
+ROLE_FREE_PERSONS = {"man", "men", "woman", "women", "boy", "boys", "girl", "girls", "child", "children", "kid",
+                     "kids", "person", "people", "friend", "friends", "guy", "lady", "gentleman", "stranger",
+                     "neighbor"}
